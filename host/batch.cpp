@@ -1,0 +1,429 @@
+// Batch: the backend-independent API over an engine of the chosen precision and backend.
+#include "fleetdyn/batch.h"
+
+#include <cmath>
+#include <string>
+
+#include "fleetdyn/error.h"
+#include "fleetdyn/physics/strut_initial.h"
+#include "fleetdyn/vehicle.h"
+#include "host/cpu_engine.h"
+#include "host/cuda_engine.h"
+
+namespace fleetdyn {
+
+const char* backend_name(BackendKind b) {
+  switch (b) {
+    case BackendKind::Auto: return "auto";
+    case BackendKind::Cpu: return "cpu";
+    case BackendKind::Cuda: return "cuda";
+  }
+  return "?";
+}
+
+const char* precision_name(Precision p) { return p == Precision::Fp32 ? "fp32" : "fp64"; }
+
+bool cuda_available(std::string* why) { return cuda_device_usable(why); }
+
+namespace {
+
+template <class T>
+TerrainDesc<T> convert_terrain(const TerrainDesc<double>& d) {
+  TerrainDesc<T> t;
+  t.kind = d.kind;
+  t.base_height = T(d.base_height);
+  t.slope = T(d.slope);
+  t.bank = T(d.bank);
+  t.hill_x = T(d.hill_x);
+  t.hill_y = T(d.hill_y);
+  t.hill_height = T(d.hill_height);
+  t.hill_radius = T(d.hill_radius);
+  t.hf_x0 = T(d.hf_x0);
+  t.hf_y0 = T(d.hf_y0);
+  t.hf_dx = T(d.hf_dx);
+  t.hf_dy = T(d.hf_dy);
+  t.hf_nx = d.hf_nx;
+  t.hf_ny = d.hf_ny;
+  t.hf_heights = nullptr;  // set by the storage's view to its own copy
+  t.loop_x = T(d.loop_x);
+  t.loop_radius = T(d.loop_radius);
+  t.loop_lateral_shift = T(d.loop_lateral_shift);
+  t.loop_track_width = T(d.loop_track_width);
+  t.mu_scale = T(d.mu_scale);
+  return t;
+}
+
+// Precision-independent face of the typed storage + engine.
+class TypedBatch {
+ public:
+  virtual ~TypedBatch() = default;
+  virtual void set_vehicles(const std::vector<double>& state, const std::vector<double>& origin) = 0;
+  virtual void set_maneuvers(const std::vector<Maneuver>& tables, const std::vector<int>& vehicle_table) = 0;
+  virtual void set_inputs(const std::vector<double>& inputs) = 0;  // [3][N]
+  virtual void step(int n) = 0;
+  virtual void synchronize() = 0;
+  virtual void read(std::vector<double>* state, std::vector<double>* origin, std::vector<double>* metrics,
+                    std::vector<int>* status, std::vector<int>* step_count) = 0;
+  virtual void write_vehicle_state(int v, const std::vector<double>& state) = 0;
+  virtual std::string device_name() const = 0;
+  virtual bool using_tables() const = 0;
+  virtual DriverInput<double> current_input(int v, double t) = 0;
+};
+
+template <class T>
+class TypedBatchImpl final : public TypedBatch {
+ public:
+  TypedBatchImpl(const std::vector<VehicleParams<double>>& params, int n, const TerrainSpec& terrain,
+                 const BatchOptions& options, std::unique_ptr<Engine<T>> engine)
+      : engine_(std::move(engine)) {
+    host_.vehicle_count = n;
+    for (const auto& p : params) host_.params.push_back(convert_params<T>(p));
+    host_.terrain = convert_terrain<T>(terrain.desc);
+    for (double h : terrain.heightfield) host_.heightfield.push_back(T(h));
+    host_.integrator = StrutIntegrator<T>{T(options.step), options.substeps, options.requery_contact};
+    host_.state.assign(static_cast<size_t>(kStrutStateSize) * n, T(0));
+    host_.origin.assign(2 * static_cast<size_t>(n), T(0));
+    host_.inputs.assign(3 * static_cast<size_t>(n), T(0));
+    host_.metrics.assign(static_cast<size_t>(kMetricCount) * n, T(0));
+    host_.step_count.assign(n, 0);
+    host_.status.assign(n, kStatusRunning);
+    engine_->upload(host_, kSyncAll);
+  }
+
+  void set_vehicles(const std::vector<double>& state, const std::vector<double>& origin) override {
+    fetch();
+    const int n = host_.vehicle_count;
+    for (size_t j = 0; j < state.size(); ++j) host_.state[j] = T(state[j]);
+    for (size_t j = 0; j < origin.size(); ++j) host_.origin[j] = T(origin[j]);
+    for (int m = 0; m < kMetricCount; ++m) {
+      const T initial = (m == metric::first_liftoff_time || m == metric::diverged_time) ? T(-1) : T(0);
+      for (int v = 0; v < n; ++v) host_.metrics[static_cast<size_t>(m) * n + v] = initial;
+    }
+    host_.step_count.assign(n, 0);
+    host_.status.assign(n, kStatusRunning);
+    engine_->upload(host_, kSyncVehicles);
+  }
+
+  void set_maneuvers(const std::vector<Maneuver>& tables, const std::vector<int>& vehicle_table) override {
+    host_.table_offset.clear();
+    host_.table_length.clear();
+    host_.table_time.clear();
+    host_.table_steer.clear();
+    host_.table_throttle.clear();
+    host_.table_brake.clear();
+    for (const Maneuver& m : tables) {
+      host_.table_offset.push_back(static_cast<int>(host_.table_time.size()));
+      host_.table_length.push_back(static_cast<int>(m.size()));
+      for (const ManeuverPoint& pt : m) {
+        host_.table_time.push_back(T(pt.time));
+        host_.table_steer.push_back(T(pt.steer));
+        host_.table_throttle.push_back(T(pt.throttle));
+        host_.table_brake.push_back(T(pt.brake));
+      }
+    }
+    host_.vehicle_table = vehicle_table;
+    engine_->upload(host_, kSyncManeuver);
+  }
+
+  void set_inputs(const std::vector<double>& inputs) override {
+    for (size_t j = 0; j < inputs.size(); ++j) host_.inputs[j] = T(inputs[j]);
+    host_.table_offset.clear();
+    host_.table_length.clear();
+    engine_->upload(host_, kSyncInputs | kSyncManeuver);
+  }
+
+  void step(int n) override {
+    engine_->step(host_, n);
+    host_fresh_ = false;
+  }
+  void synchronize() override { engine_->synchronize(); }
+
+  void read(std::vector<double>* state, std::vector<double>* origin, std::vector<double>* metrics,
+            std::vector<int>* status, std::vector<int>* step_count) override {
+    fetch();
+    if (state) state->assign(host_.state.begin(), host_.state.end());
+    if (origin) origin->assign(host_.origin.begin(), host_.origin.end());
+    if (metrics) metrics->assign(host_.metrics.begin(), host_.metrics.end());
+    if (status) *status = host_.status;
+    if (step_count) *step_count = host_.step_count;
+  }
+
+  void write_vehicle_state(int v, const std::vector<double>& state) override {
+    fetch();
+    const int n = host_.vehicle_count;
+    for (int j = 0; j < kStrutStateSize; ++j) host_.state[static_cast<size_t>(j) * n + v] = T(state[j]);
+    engine_->upload(host_, kSyncVehicles);
+  }
+
+  std::string device_name() const override { return engine_->device_name(); }
+  bool using_tables() const override { return !host_.table_offset.empty(); }
+
+  DriverInput<double> current_input(int v, double t) override {
+    StrutBatchView<T> view = host_.view();
+    if (view.maneuver.table_count > 0) {
+      const DriverInput<T> in = maneuver_input(view.maneuver, v, T(t));
+      return {double(in.steer), double(in.throttle), double(in.brake)};
+    }
+    const int n = host_.vehicle_count;
+    return {double(host_.inputs[v]), double(host_.inputs[n + v]), double(host_.inputs[2 * n + v])};
+  }
+
+ private:
+  void fetch() {
+    if (!host_fresh_) engine_->download(host_);
+    host_fresh_ = true;
+  }
+
+  BatchStorage<T> host_;
+  std::unique_ptr<Engine<T>> engine_;
+  bool host_fresh_ = true;
+};
+
+template <class T>
+std::unique_ptr<TypedBatch> make_typed(const std::vector<VehicleParams<double>>& params, int n,
+                                       const TerrainSpec& terrain, const BatchOptions& options, BackendKind backend) {
+  std::unique_ptr<Engine<T>> engine =
+      backend == BackendKind::Cuda ? make_cuda_engine<T>() : make_cpu_engine<T>(options.cpu_threads);
+  return std::make_unique<TypedBatchImpl<T>>(params, n, terrain, options, std::move(engine));
+}
+
+void validate_terrain(const TerrainSpec& t) {
+  if (t.desc.kind == TerrainKind::Heightfield) {
+    const long long expected = static_cast<long long>(t.desc.hf_nx) * t.desc.hf_ny;
+    if (t.desc.hf_nx < 1 || t.desc.hf_ny < 1 || expected != static_cast<long long>(t.heightfield.size())) {
+      throw Error("terrain: heightfield has " + std::to_string(t.heightfield.size()) + " samples, expected nx*ny = " +
+                  std::to_string(expected));
+    }
+    if (!(t.desc.hf_dx > 0.0) || !(t.desc.hf_dy > 0.0)) throw Error("terrain: heightfield spacing must be positive");
+  }
+}
+
+}  // namespace
+
+struct Batch::Impl {
+  std::vector<VehicleParams<double>> params;
+  TerrainSpec terrain;
+  BatchOptions options;
+  BackendKind backend = BackendKind::Cpu;
+  std::string device;
+  int vehicle_count = 0;
+  std::unique_ptr<TypedBatch> typed;
+
+  const VehicleParams<double>& params_of(int v) const { return params[static_cast<size_t>(v) % params.size()]; }
+  void check_vehicle(int v) const {
+    if (v < 0 || v >= vehicle_count) {
+      throw Error("vehicle index " + std::to_string(v) + " out of range [0, " + std::to_string(vehicle_count) + ")");
+    }
+  }
+  template <class E>
+  void check_length(const std::vector<E>& values, const char* what) const {
+    if (values.size() != 1 && values.size() != static_cast<size_t>(vehicle_count)) {
+      throw Error(std::string(what) + ": expected 1 or " + std::to_string(vehicle_count) + " entries, got " +
+                  std::to_string(values.size()));
+    }
+  }
+};
+
+Batch::Batch(std::vector<VehicleParams<double>> params, int vehicle_count, TerrainSpec terrain, BatchOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& b = *impl_;
+  b.vehicle_count = vehicle_count;
+  if (vehicle_count < 1) throw Error("vehicle count must be at least 1, got " + std::to_string(vehicle_count));
+  b.params = std::move(params);
+  b.check_length(b.params, "vehicle parameters");
+  if (!(options.step > 0.0) || !(options.step < 1.0)) {
+    throw Error("step must be in (0, 1) s, got " + std::to_string(options.step));
+  }
+  if (options.substeps < 1) throw Error("substeps must be at least 1, got " + std::to_string(options.substeps));
+  validate_terrain(terrain);
+  b.terrain = std::move(terrain);
+  b.terrain.desc.hf_heights = b.terrain.heightfield.empty() ? nullptr : b.terrain.heightfield.data();
+  b.options = options;
+
+  std::string why;
+  const bool cuda = cuda_device_usable(&why);
+  if (options.backend == BackendKind::Cuda && !cuda) throw Error("backend 'cuda' requested but " + why);
+  b.backend = (options.backend == BackendKind::Cpu || !cuda) ? BackendKind::Cpu : BackendKind::Cuda;
+  b.typed = options.precision == Precision::Fp32
+                ? make_typed<float>(b.params, vehicle_count, b.terrain, options, b.backend)
+                : make_typed<double>(b.params, vehicle_count, b.terrain, options, b.backend);
+  b.device = b.typed->device_name();
+  if (b.backend == BackendKind::Cpu && options.backend == BackendKind::Auto) b.device += ", " + why;
+  set_initial_conditions({InitialCondition{}});
+}
+
+Batch::~Batch() = default;
+Batch::Batch(Batch&&) noexcept = default;
+Batch& Batch::operator=(Batch&&) noexcept = default;
+
+int Batch::vehicle_count() const { return impl_->vehicle_count; }
+BackendKind Batch::backend() const { return impl_->backend; }
+Precision Batch::precision() const { return impl_->options.precision; }
+const std::string& Batch::device_name() const { return impl_->device; }
+const BatchOptions& Batch::options() const { return impl_->options; }
+const VehicleParams<double>& Batch::params(int vehicle) const {
+  impl_->check_vehicle(vehicle);
+  return impl_->params_of(vehicle);
+}
+const TerrainSpec& Batch::terrain() const { return impl_->terrain; }
+
+void Batch::set_initial_conditions(const std::vector<InitialCondition>& initial) {
+  Impl& b = *impl_;
+  b.check_length(initial, "initial conditions");
+  const int n = b.vehicle_count;
+  std::vector<double> state(static_cast<size_t>(kStrutStateSize) * n), origin(2 * static_cast<size_t>(n));
+  double s[kStrutStateSize];
+  for (int v = 0; v < n; ++v) {
+    const InitialCondition& ic = initial[initial.size() == 1 ? 0 : v];
+    double ox, oy;
+    strut_initial_state(b.params_of(v), b.terrain.desc, ic.x, ic.y, ic.yaw, ic.speed, s, &ox, &oy);
+    for (int j = 0; j < kStrutStateSize; ++j) state[static_cast<size_t>(j) * n + v] = s[j];
+    origin[v] = ox;
+    origin[n + v] = oy;
+  }
+  b.typed->set_vehicles(state, origin);
+}
+
+void Batch::set_maneuvers(const std::vector<Maneuver>& tables, const std::vector<int>& vehicle_table) {
+  Impl& b = *impl_;
+  if (tables.empty()) throw Error("maneuver: at least one time table is required");
+  for (size_t k = 0; k < tables.size(); ++k) {
+    const Maneuver& m = tables[k];
+    if (m.empty()) throw Error("maneuver table " + std::to_string(k) + " has no points");
+    for (size_t i = 0; i < m.size(); ++i) {
+      const ManeuverPoint& p = m[i];
+      const std::string where = "maneuver table " + std::to_string(k) + " point " + std::to_string(i);
+      if (!std::isfinite(p.time) || (i > 0 && !(p.time > m[i - 1].time))) throw Error(where + ": times must increase");
+      if (!(std::fabs(p.steer) <= 1.0)) throw Error(where + ": steer must be in [-1, 1]");
+      if (!(p.throttle >= 0.0 && p.throttle <= 1.0)) throw Error(where + ": throttle must be in [0, 1]");
+      if (!(p.brake >= 0.0 && p.brake <= 1.0)) throw Error(where + ": brake must be in [0, 1]");
+    }
+  }
+  if (!vehicle_table.empty()) {
+    if (vehicle_table.size() != static_cast<size_t>(b.vehicle_count)) {
+      throw Error("maneuver: vehicle_table must have one entry per vehicle");
+    }
+    for (int t : vehicle_table) {
+      if (t < 0 || t >= static_cast<int>(tables.size())) throw Error("maneuver: table index " + std::to_string(t) + " out of range");
+    }
+  }
+  b.typed->set_maneuvers(tables, vehicle_table);
+}
+
+void Batch::set_inputs(const std::vector<DriverInput<double>>& inputs) {
+  Impl& b = *impl_;
+  b.check_length(inputs, "inputs");
+  const int n = b.vehicle_count;
+  std::vector<double> soa(3 * static_cast<size_t>(n));
+  for (int v = 0; v < n; ++v) {
+    const DriverInput<double>& in = inputs[inputs.size() == 1 ? 0 : v];
+    if (!std::isfinite(in.steer) || !std::isfinite(in.throttle) || !std::isfinite(in.brake)) {
+      throw Error("inputs: vehicle " + std::to_string(v) + " has a non-finite input");
+    }
+    soa[v] = in.steer;
+    soa[n + v] = in.throttle;
+    soa[2 * n + v] = in.brake;
+  }
+  b.typed->set_inputs(soa);
+}
+
+void Batch::step(int n) {
+  if (n < 0) throw Error("step count must not be negative, got " + std::to_string(n));
+  if (n > 0) impl_->typed->step(n);
+}
+
+void Batch::synchronize() { impl_->typed->synchronize(); }
+
+std::vector<double> Batch::state() {
+  std::vector<double> s;
+  impl_->typed->read(&s, nullptr, nullptr, nullptr, nullptr);
+  return s;
+}
+std::vector<double> Batch::origins() {
+  std::vector<double> o;
+  impl_->typed->read(nullptr, &o, nullptr, nullptr, nullptr);
+  return o;
+}
+std::vector<double> Batch::metrics() {
+  std::vector<double> m;
+  impl_->typed->read(nullptr, nullptr, &m, nullptr, nullptr);
+  return m;
+}
+std::vector<int> Batch::status() {
+  std::vector<int> s;
+  impl_->typed->read(nullptr, nullptr, nullptr, &s, nullptr);
+  return s;
+}
+
+double Batch::time(int vehicle) {
+  impl_->check_vehicle(vehicle);
+  std::vector<int> counts;
+  impl_->typed->read(nullptr, nullptr, nullptr, nullptr, &counts);
+  return counts[vehicle] * impl_->options.step;
+}
+
+std::vector<VehicleSnapshot> Batch::snapshots() {
+  Impl& b = *impl_;
+  const int n = b.vehicle_count;
+  std::vector<double> s, o;
+  std::vector<int> status, counts;
+  b.typed->read(&s, &o, nullptr, &status, &counts);
+  std::vector<VehicleSnapshot> out(n);
+  for (int v = 0; v < n; ++v) {
+    auto at = [&](int j) { return s[static_cast<size_t>(j) * n + v]; };
+    VehicleSnapshot& snap = out[v];
+    snap.time = counts[v] * b.options.step;
+    snap.status = status[v];
+    snap.position = {o[v] + at(strut::kPos), o[n + v] + at(strut::kPos + 1), at(strut::kPos + 2)};
+    const Quat<double> q = normalized(Quat<double>{at(strut::kQuat), at(strut::kQuat + 1), at(strut::kQuat + 2), at(strut::kQuat + 3)});
+    const Vec3<double> e = euler_zyx(q);
+    snap.euler = {e.x, e.y, e.z};
+    snap.velocity = {at(strut::kVel), at(strut::kVel + 1), at(strut::kVel + 2)};
+    snap.omega_body = {at(strut::kOmega), at(strut::kOmega + 1), at(strut::kOmega + 2)};
+    for (int i = 0; i < kCorners; ++i) snap.wheel_spin[i] = at(strut::kWheelSpin + i);
+  }
+  return out;
+}
+
+namespace {
+std::vector<double> vehicle_column(const std::vector<double>& soa, int n, int v, int fields) {
+  std::vector<double> col(fields);
+  for (int j = 0; j < fields; ++j) col[j] = soa[static_cast<size_t>(j) * n + v];
+  return col;
+}
+}  // namespace
+
+EnergyLedger<double> Batch::energy(int vehicle) {
+  Impl& b = *impl_;
+  b.check_vehicle(vehicle);
+  std::vector<double> s, o;
+  b.typed->read(&s, &o, nullptr, nullptr, nullptr);
+  const std::vector<double> col = vehicle_column(s, b.vehicle_count, vehicle, kStrutStateSize);
+  return strut_energy(b.params_of(vehicle), b.terrain.desc, o[vehicle], o[b.vehicle_count + vehicle], col.data());
+}
+
+StrutDiagnostics<double> Batch::diagnostics(int vehicle) {
+  Impl& b = *impl_;
+  b.check_vehicle(vehicle);
+  std::vector<double> s, o;
+  std::vector<int> counts;
+  b.typed->read(&s, &o, nullptr, nullptr, &counts);
+  const std::vector<double> col = vehicle_column(s, b.vehicle_count, vehicle, kStrutStateSize);
+  const StrutEnvironment<double> env{&b.terrain.desc, o[vehicle], o[b.vehicle_count + vehicle], nullptr};
+  const DriverInput<double> input = clamped(b.typed->current_input(vehicle, counts[vehicle] * b.options.step));
+  double ds[kStrutStateSize];
+  StrutDiagnostics<double> diag{};
+  strut_derivative(b.params_of(vehicle), env, input, col.data(), ds, &diag);
+  return diag;
+}
+
+void Batch::set_vehicle_state(int vehicle, const std::vector<double>& state) {
+  impl_->check_vehicle(vehicle);
+  if (state.size() != static_cast<size_t>(kStrutStateSize)) {
+    throw Error("set_vehicle_state: expected " + std::to_string(kStrutStateSize) + " values, got " +
+                std::to_string(state.size()));
+  }
+  impl_->typed->write_vehicle_state(vehicle, state);
+}
+
+}  // namespace fleetdyn

@@ -1,0 +1,73 @@
+// Host-side storage of a batch in the batch's scalar type: the structure-of-arrays state and
+// everything a StrutBatchView points to. The CPU engine steps it in place; the CUDA engine
+// mirrors it on the device. Internal to the library.
+#pragma once
+
+#include <vector>
+
+#include "fleetdyn/physics/strut_batch.h"
+
+namespace fleetdyn {
+
+template <class T>
+struct BatchStorage {
+  int vehicle_count = 0;
+  std::vector<VehicleParams<T>> params;
+  TerrainDesc<T> terrain{};
+  std::vector<T> heightfield;
+  StrutIntegrator<T> integrator{};
+  // Maneuver tables (concatenated) and the per-vehicle table index.
+  std::vector<int> table_offset, table_length, vehicle_table;
+  std::vector<T> table_time, table_steer, table_throttle, table_brake;
+  // Per-vehicle SoA arrays.
+  std::vector<T> state, origin, inputs, metrics;
+  std::vector<int> step_count, status;
+
+  // View over this storage (host pointers).
+  StrutBatchView<T> view() {
+    StrutBatchView<T> v{};
+    v.vehicle_count = vehicle_count;
+    v.params = params.data();
+    v.param_count = static_cast<int>(params.size());
+    v.terrain = terrain;
+    v.terrain.hf_heights = heightfield.empty() ? nullptr : heightfield.data();
+    v.integrator = integrator;
+    v.maneuver.table_count = static_cast<int>(table_offset.size());
+    v.maneuver.table_offset = table_offset.data();
+    v.maneuver.table_length = table_length.data();
+    v.maneuver.time = table_time.data();
+    v.maneuver.steer = table_steer.data();
+    v.maneuver.throttle = table_throttle.data();
+    v.maneuver.brake = table_brake.data();
+    v.maneuver.vehicle_table = vehicle_table.empty() ? nullptr : vehicle_table.data();
+    v.state = state.data();
+    v.origin = origin.data();
+    v.step_count = step_count.data();
+    v.status = status.data();
+    v.inputs = inputs.data();
+    v.metrics = metrics.data();
+    return v;
+  }
+};
+
+// Which parts of the storage changed on the host and must reach the engine's copy.
+enum SyncPart : unsigned {
+  kSyncVehicles = 1u,   // state, origin, step_count, status, metrics
+  kSyncInputs = 2u,     // inputs
+  kSyncManeuver = 4u,   // maneuver tables
+  kSyncAll = 7u,
+};
+
+// A backend: steps a batch and keeps its copy of the storage in step with the host's.
+template <class T>
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual void upload(const BatchStorage<T>& host, unsigned parts) = 0;
+  virtual void step(BatchStorage<T>& host, int steps) = 0;  // may be asynchronous
+  virtual void download(BatchStorage<T>& host) = 0;        // vehicles' arrays back to host; synchronizes
+  virtual void synchronize() = 0;
+  virtual std::string device_name() const = 0;
+};
+
+}  // namespace fleetdyn

@@ -1,0 +1,26 @@
+// `fleetdyn bench`: throughput of the strut model over batch sizes, backends, precisions and
+// CPU thread counts, written as JSON under bench/results/. Implemented in host/bench_job.cpp.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace fleetdyn {
+
+struct BenchConfig {
+  std::vector<int> sizes{1, 100, 10000, 100000};  // vehicles per batch (10^6 added on a GPU by default)
+  std::vector<std::string> backends{"cpu", "cuda"};  // "cuda" entries are skipped (and said so) without a device
+  std::vector<std::string> precisions{"fp32", "fp64"};
+  std::vector<int> cpu_threads{1, 2};
+  double min_wall_seconds = 0.5;   // each measurement steps until at least this much wall time has passed
+  std::string out_dir = "bench/results";
+  std::string machine;             // label for the results file; default: the host name
+  bool quiet = false;
+};
+
+// Runs the benchmark matrix, prints a table to `log`, writes <out_dir>/<machine>-strut.json.
+// Returns a process exit code (0 ok, 2 bad configuration).
+int run_bench_job(const BenchConfig& config, std::ostream& log);
+
+}  // namespace fleetdyn

@@ -1,0 +1,16 @@
+// CPU backend: a fixed pool of threads, each stepping a contiguous slice of the vehicles with
+// the same per-vehicle routine the CUDA kernel calls. Static slices keep results independent of
+// scheduling (and of the thread count: each vehicle's arithmetic is its own).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "host/batch_storage.h"
+
+namespace fleetdyn {
+
+template <class T>
+std::unique_ptr<Engine<T>> make_cpu_engine(int threads);
+
+}  // namespace fleetdyn

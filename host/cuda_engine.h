@@ -1,0 +1,20 @@
+// CUDA backend entry points. Implemented in kernels/cuda_engine.cu when the library is built
+// with CUDA, and by host/cuda_unavailable.cpp otherwise.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "host/batch_storage.h"
+
+namespace fleetdyn {
+
+// True when a CUDA device can be used; `why` gets the device name or the reason it can't
+// ("no CUDA device: ...", "built without CUDA").
+bool cuda_device_usable(std::string* why);
+
+// Throws fleetdyn::Error when no device is usable.
+template <class T>
+std::unique_ptr<Engine<T>> make_cuda_engine();
+
+}  // namespace fleetdyn

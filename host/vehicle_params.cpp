@@ -1,0 +1,219 @@
+// HMMWV preset, derived parameters, and access to parameters by name.
+#include <cmath>
+#include <cstring>
+
+#include "fleetdyn/error.h"
+#include "fleetdyn/vehicle.h"
+
+namespace fleetdyn {
+namespace {
+
+// Reference data (shared/reference/hmmwv.md), one corner.
+constexpr double kSpindleMass = 14.705, kUprightMass = 19.450, kUcaMass = 5.813, kLcaMass = 23.965;
+constexpr double kRimMass = 18.8, kTireMass = 37.6, kSteeringMass = 3.681 + 1.605;
+constexpr double kChassisMass = 2086.52;
+// Motion ratios (spring or shock length change per unit vertical wheel travel at design),
+// computed from the hardpoints by rotating the LCA about its pivot axis (first order, wheel
+// travel taken at the lower ball joint): spring 0.4745 front and rear; shock 0.4769 front,
+// 0.4798 rear. The strut model's rates are at the wheel: k_wheel = k_spring * MR^2.
+constexpr double kSpringMotionRatio = 0.4745;
+constexpr double kShockMotionRatioFront = 0.4769, kShockMotionRatioRear = 0.4798;
+
+}  // namespace
+
+VehicleParams<double> hmmwv_params() {
+  VehicleParams<double> p{};
+  // Unsprung corner: spindle, upright, rim, tire and half of each control arm (the other half
+  // rides with the body). Total: chassis + 4 corners (arms whole) + Pitman steering.
+  const double corner_all = kSpindleMass + kUprightMass + kUcaMass + kLcaMass + kRimMass + kTireMass;
+  const double unsprung = kSpindleMass + kUprightMass + kRimMass + kTireMass + 0.5 * (kUcaMass + kLcaMass);
+  p.total_mass = kChassisMass + 4.0 * corner_all + kSteeringMass;  // 2573.1 kg
+  p.unsprung_mass_front = unsprung;                                   // 105.4 kg
+  p.unsprung_mass_rear = unsprung;
+  // Chrono's chassis inertia about its COM; the arm halves and steering (65 kg near the axles)
+  // are left out of the inertia (they would add about 6 % to Iyy and Izz).
+  p.body_inertia_xx = 1078.52;
+  p.body_inertia_yy = 2955.66;
+  p.body_inertia_zz = 3570.20;
+  // Body COM: chassis COM at x = 0.056 in the chassis frame, shifted 1.4 mm forward by the
+  // steering; wheel centres at x = +1.688965 - 0.040386 (front), -1.688965 + 0.035560 (rear).
+  const double body_com_x = 0.0574;
+  p.cg_to_front_axle = 1.688965 - 0.040386 - body_com_x;   // 1.5912 m
+  p.cg_to_rear_axle = 1.688965 - 0.035560 + body_com_x;    // 1.7108 m
+  p.track_front = 2.0 * 0.909701;
+  p.track_rear = 2.0 * 0.909701;
+  // Chassis frame origin sits 0.026289 m above the wheel centres, which stand at the loaded
+  // tire radius (~0.4545 m): chassis COM (z = 0.213) at 0.694 m; the arm halves at wheel height
+  // lower the body COM to 0.687 m (LFDM quotes 0.713 m for its HMMWV).
+  p.cg_height = 0.687;
+  p.wheel_spin_inertia = 6.69 + 0.6243 + 0.07352;  // tire + rim + spindle about the spin axis
+  // Linear spring rates (the preset whose static position is the design position).
+  p.wheel_rate_front = 167062.0 * kSpringMotionRatio * kSpringMotionRatio;   // 37.6 kN/m
+  p.wheel_rate_rear = 369149.0 * kSpringMotionRatio * kSpringMotionRatio;    // 83.1 kN/m
+  // Midstroke shock rates at the wheel.
+  const double mrf2 = kShockMotionRatioFront * kShockMotionRatioFront;
+  const double mrr2 = kShockMotionRatioRear * kShockMotionRatioRear;
+  p.damping_bump_front = 12521.56 * mrf2;
+  p.damping_rebound_front = 22460.01 * mrf2;
+  p.damping_bump_rear = 14535.52 * mrr2;
+  p.damping_rebound_rear = 35025.35 * mrr2;
+  // Stops on spring length (front 0.15/0.30 m, rear 0.15/0.35 m, design 0.24646/0.30602 m),
+  // converted to wheel travel from design.
+  p.bump_travel_front = (0.24646 - 0.15) / kSpringMotionRatio;
+  p.rebound_travel_front = (0.30 - 0.24646) / kSpringMotionRatio;
+  p.bump_travel_rear = (0.30602 - 0.15) / kSpringMotionRatio;
+  p.rebound_travel_rear = (0.35 - 0.30602) / kSpringMotionRatio;
+  p.stop_motion_ratio = kSpringMotionRatio;
+  const double stop_pen[kStopTablePoints] = {0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06};
+  const double stop_force[kStopTablePoints] = {0.0, 1000.0, 2500.0, 4500.0, 7500.0, 12500.0, 125000.0};
+  for (int i = 0; i < kStopTablePoints; ++i) {
+    p.stop_table_pen[i] = stop_pen[i];
+    p.stop_table_force[i] = stop_force[i];
+  }
+  p.link_stiffness = 1.0e8;  // seed 004: ~40 um compliance under cornering load
+  p.link_damping_ratio = 1.0;
+  // 6.5 L turbo-diesel V8: 190 hp, 380 lb ft; one fixed reduction standing in for the gearbox,
+  // chosen so the governed speed (3600 rpm) is reached at about 100 km/h.
+  p.engine_peak_torque = 515.0;
+  p.engine_peak_power = 142.0e3;
+  p.engine_max_speed = 3600.0 * 2.0 * M_PI / 60.0;
+  p.driveline_ratio = 6.0;
+  p.driveline_efficiency = 0.85;
+  p.front_torque_split = 0.5;
+  // Brakes sized for about 0.8 g with a front bias; inboard, so they react on the chassis.
+  p.brake_torque_front = 3000.0;
+  p.brake_torque_rear = 2000.0;
+  p.max_steer = 30.0 * M_PI / 180.0;
+  p.wheel_lock_time = 0.01;
+  p.gravity = 9.81;
+  p.tire = hmmwv_tire_params<double>();
+  finalize_vehicle_params(p);
+  return p;
+}
+
+std::vector<std::string> vehicle_preset_names() { return {"hmmwv"}; }
+
+VehicleParams<double> vehicle_preset(const std::string& name) {
+  if (name == "hmmwv") return hmmwv_params();
+  std::string known;
+  for (const auto& n : vehicle_preset_names()) known += (known.empty() ? "" : ", ") + n;
+  throw Error("unknown vehicle preset '" + name + "' (known: " + known + ")");
+}
+
+namespace {
+// Reduced mass of a wheel particle against the body at its mount for a bushing force along
+// `dir` (body x or y): 1/mu = 1/m_u + 1/M + |r x dir|^2_I^-1, diagonal body inertia.
+double bushing_reduced_mass(const VehicleParams<double>& p, int corner, Vec3<double> dir) {
+  const Vec3<double> r = p.wheel_attach[corner];
+  const Vec3<double> lever = cross(r, dir);
+  const double inv = 1.0 / p.unsprung_mass[corner] + 1.0 / p.body_mass + lever.x * lever.x / p.body_inertia_xx +
+                     lever.y * lever.y / p.body_inertia_yy + lever.z * lever.z / p.body_inertia_zz;
+  return 1.0 / inv;
+}
+}  // namespace
+
+void finalize_vehicle_params(VehicleParams<double>& p) {
+  const double unsprung_total = 2.0 * (p.unsprung_mass_front + p.unsprung_mass_rear);
+  if (!(unsprung_total < p.total_mass * 0.9)) {
+    throw Error("vehicle parameters: the unsprung masses (" + std::to_string(unsprung_total) +
+                " kg) must be well below total_mass (" + std::to_string(p.total_mass) + " kg)");
+  }
+  p.body_mass = p.total_mass - unsprung_total;
+  const double wheelbase = p.cg_to_front_axle + p.cg_to_rear_axle;
+  const double body_weight = p.body_mass * p.gravity;
+  for (int i = 0; i < kCorners; ++i) {
+    const bool front = i < 2;
+    const double side = (i % 2 == 0) ? 1.0 : -1.0;  // left corners at +y
+    p.unsprung_mass[i] = front ? p.unsprung_mass_front : p.unsprung_mass_rear;
+    // Static axle loads of the body from the moment balance about the other axle.
+    p.strut_preload[i] = 0.5 * body_weight * (front ? p.cg_to_rear_axle : p.cg_to_front_axle) / wheelbase;
+    p.static_tire_load[i] = p.strut_preload[i] + p.unsprung_mass[i] * p.gravity;
+    const double loaded_radius = p.tire.unloaded_radius - p.static_tire_load[i] / p.tire.vertical_stiffness;
+    p.wheel_attach[i] = {front ? p.cg_to_front_axle : -p.cg_to_rear_axle,
+                         side * 0.5 * (front ? p.track_front : p.track_rear), loaded_radius - p.cg_height};
+    p.wheel_rate[i] = front ? p.wheel_rate_front : p.wheel_rate_rear;
+    p.damping_bump[i] = front ? p.damping_bump_front : p.damping_bump_rear;
+    p.damping_rebound[i] = front ? p.damping_rebound_front : p.damping_rebound_rear;
+    p.bump_travel[i] = front ? p.bump_travel_front : p.bump_travel_rear;
+    p.rebound_travel[i] = front ? p.rebound_travel_front : p.rebound_travel_rear;
+    p.brake_torque[i] = front ? p.brake_torque_front : p.brake_torque_rear;
+    p.drive_share[i] = 0.5 * (front ? p.front_torque_split : 1.0 - p.front_torque_split);
+  }
+  if (!(p.cg_height > p.tire.unloaded_radius * 0.5)) {
+    throw Error("vehicle parameters: cg_height (" + std::to_string(p.cg_height) + " m) must exceed half the tire radius");
+  }
+  // Bushing damping: the given ratio of critical for the smaller of the reduced masses along
+  // body x and y, so the stiffest bushing mode is exactly at the requested damping ratio.
+  for (int i = 0; i < kCorners; ++i) {
+    const double mu = std::fmin(bushing_reduced_mass(p, i, {1.0, 0.0, 0.0}), bushing_reduced_mass(p, i, {0.0, 1.0, 0.0}));
+    p.link_damping[i] = 2.0 * p.link_damping_ratio * std::sqrt(p.link_stiffness * mu);
+  }
+}
+
+double strut_stiffest_rate(const VehicleParams<double>& p) {
+  double rate = 0.0;
+  for (int i = 0; i < kCorners; ++i) {
+    const double mu = std::fmin(bushing_reduced_mass(p, i, {1.0, 0.0, 0.0}), bushing_reduced_mass(p, i, {0.0, 1.0, 0.0}));
+    const double omega = std::sqrt(p.link_stiffness / mu);
+    const double zeta = p.link_damping[i] / (2.0 * std::sqrt(p.link_stiffness * mu));
+    // Largest root magnitude of s^2 + 2 zeta omega s + omega^2: omega (zeta + sqrt(zeta^2 - 1)) when overdamped.
+    const double bushing = zeta > 1.0 ? omega * (zeta + std::sqrt(zeta * zeta - 1.0)) : omega;
+    const double m = p.unsprung_mass[i];
+    const double tire = std::sqrt(p.tire.vertical_stiffness / m) + p.tire.vertical_damping / m;
+    const double damper = std::fmax(p.damping_bump[i], p.damping_rebound[i]) / m;
+    rate = std::fmax(rate, std::fmax(bushing, std::fmax(tire, damper)));
+  }
+  return std::fmax(rate, 1.0 / p.wheel_lock_time);
+}
+
+double strut_default_step(const VehicleParams<double>& p) {
+  // |lambda| dt <= 1.2, rounded down to a "nice" step (1, 2 or 5 x 10^k s).
+  const double limit = 1.2 / strut_stiffest_rate(p);
+  double decade = std::pow(10.0, std::floor(std::log10(limit)));
+  for (double m : {5.0, 2.0, 1.0}) {
+    if (m * decade <= limit) return m * decade;
+  }
+  return decade;
+}
+
+namespace {
+#define FLEETDYN_FIELD_ROW(name, member, unit, lo, hi, doc) VehicleParamField{name, unit, lo, hi, doc},
+const std::vector<VehicleParamField> kFields = {FLEETDYN_VEHICLE_PARAM_FIELDS(FLEETDYN_FIELD_ROW)};
+#undef FLEETDYN_FIELD_ROW
+}  // namespace
+
+const std::vector<VehicleParamField>& vehicle_param_fields() { return kFields; }
+
+double* vehicle_param_ptr(VehicleParams<double>& p, const std::string& name) {
+#define FLEETDYN_FIELD_PTR(field_name, member, unit, lo, hi, doc) \
+  if (name == field_name) return &p.member;
+  FLEETDYN_VEHICLE_PARAM_FIELDS(FLEETDYN_FIELD_PTR)
+#undef FLEETDYN_FIELD_PTR
+  return nullptr;
+}
+
+double vehicle_param(const VehicleParams<double>& p, const std::string& name) {
+  double* ptr = vehicle_param_ptr(const_cast<VehicleParams<double>&>(p), name);
+  if (!ptr) throw Error("unknown vehicle parameter '" + name + "'");
+  return *ptr;
+}
+
+template <class T>
+VehicleParams<T> convert_params(const VehicleParams<double>& p) {
+  // VehicleParams is a flat struct of scalars (Vec3 and TireParams hold only scalars too).
+  static_assert(sizeof(VehicleParams<double>) % sizeof(double) == 0, "VehicleParams must hold only scalars");
+  constexpr int n = sizeof(VehicleParams<double>) / sizeof(double);
+  static_assert(sizeof(VehicleParams<T>) == n * sizeof(T), "VehicleParams layout must match between scalar types");
+  std::vector<double> src(n);
+  std::memcpy(src.data(), &p, sizeof(VehicleParams<double>));
+  std::vector<T> dst(n);
+  for (int i = 0; i < n; ++i) dst[i] = static_cast<T>(src[i]);
+  VehicleParams<T> out;
+  std::memcpy(&out, dst.data(), sizeof(VehicleParams<T>));
+  return out;
+}
+
+template VehicleParams<float> convert_params<float>(const VehicleParams<double>&);
+template VehicleParams<double> convert_params<double>(const VehicleParams<double>&);
+
+}  // namespace fleetdyn

@@ -1,0 +1,123 @@
+// The batch API: many vehicles of one model stepped together on one backend.
+//
+//   fleetdyn::Batch batch({fleetdyn::hmmwv_params()}, 1000, fleetdyn::TerrainSpec{}, options);
+//   batch.set_initial_conditions({{.speed = 20.0}});
+//   batch.set_maneuvers({maneuver});
+//   batch.step(5000);                      // asynchronous on CUDA: no host synchronization inside
+//   auto metrics = batch.metrics();        // reads back (synchronizes)
+//
+// Parameters, initial conditions and inputs are given per vehicle or once for all (a vector of
+// length 1 or N). Values cross the API in double precision whatever the batch's precision.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fleetdyn/physics/driveline.h"
+#include "fleetdyn/physics/metrics.h"
+#include "fleetdyn/physics/strut_model.h"
+#include "fleetdyn/physics/vehicle_params.h"
+
+namespace fleetdyn {
+
+enum class BackendKind { Auto, Cpu, Cuda };
+enum class Precision { Fp32, Fp64 };
+
+const char* backend_name(BackendKind b);    // "auto", "cpu", "cuda"
+const char* precision_name(Precision p);    // "fp32", "fp64"
+
+// Whether this build has CUDA and a usable device. `why` receives "no CUDA device (...)" with
+// the runtime's reason, "built without CUDA", or the device name.
+bool cuda_available(std::string* why = nullptr);
+
+// Terrain of a batch, host side (owns the heightfield data the device copy points into).
+struct TerrainSpec {
+  TerrainDesc<double> desc = default_terrain_desc<double>();
+  std::vector<double> heightfield;  // row-major hf_ny x hf_nx heights when desc.kind == Heightfield
+};
+
+struct InitialCondition {
+  double x = 0.0, y = 0.0;  // [m] world position of the body COM's ground point
+  double yaw = 0.0;         // [rad] heading
+  double speed = 0.0;       // [m/s] forward speed, wheels rolling freely
+};
+
+struct ManeuverPoint {
+  double time;      // [s]
+  double steer;     // [-1, 1], positive left
+  double throttle;  // [0, 1]
+  double brake;     // [0, 1]
+};
+using Maneuver = std::vector<ManeuverPoint>;
+
+struct BatchOptions {
+  BackendKind backend = BackendKind::Auto;
+  Precision precision = Precision::Fp64;
+  double step = 1.0e-3;       // [s] outer step; strut_default_step() derives it from the stiffest mode
+  int substeps = 1;           // RK4 substeps per step
+  bool requery_contact = true;  // terrain queried at every RK4 stage (false: once per step)
+  int cpu_threads = 0;        // CPU backend threads; 0 = all hardware threads
+};
+
+// One vehicle's state in world coordinates, for reading back.
+struct VehicleSnapshot {
+  double time;                        // [s]
+  int status;                         // VehicleStatus
+  std::array<double, 3> position;     // [m] body COM, world
+  std::array<double, 3> euler;        // [rad] roll, pitch, yaw (ZYX)
+  std::array<double, 3> velocity;     // [m/s] world
+  std::array<double, 3> omega_body;   // [rad/s]
+  std::array<double, 4> wheel_spin;   // [rad/s]
+};
+
+class Batch {
+ public:
+  // params: length 1 (shared) or vehicle_count (each finalized; see finalize_vehicle_params).
+  // Throws fleetdyn::Error on bad arguments, or when CUDA is requested but unavailable.
+  Batch(std::vector<VehicleParams<double>> params, int vehicle_count, TerrainSpec terrain, BatchOptions options = {});
+  ~Batch();
+  Batch(Batch&&) noexcept;
+  Batch& operator=(Batch&&) noexcept;
+
+  int vehicle_count() const;
+  BackendKind backend() const;       // Cpu or Cuda (never Auto)
+  Precision precision() const;
+  const std::string& device_name() const;  // e.g. "cpu (2 threads)" or the GPU's name
+  const BatchOptions& options() const;
+  const VehicleParams<double>& params(int vehicle) const;
+  const TerrainSpec& terrain() const;
+
+  // Place every vehicle at rest on the terrain at its initial condition (length 1 or N), reset
+  // time, status and metrics. Called once by the constructor with a default condition.
+  void set_initial_conditions(const std::vector<InitialCondition>& initial);
+  // Open-loop time tables; vehicle v follows tables[vehicle_table[v]] (table 0 when empty).
+  void set_maneuvers(const std::vector<Maneuver>& tables, const std::vector<int>& vehicle_table = {});
+  // Direct inputs (length 1 or N), held until changed; switches off the maneuver tables.
+  void set_inputs(const std::vector<DriverInput<double>>& inputs);
+
+  // Advance every running vehicle by n steps. On CUDA this only enqueues work.
+  void step(int n);
+  void synchronize();
+
+  // Read-back (synchronizes).
+  std::vector<VehicleSnapshot> snapshots();
+  std::vector<double> state();       // raw state, [kStrutStateSize][N], positions local to each origin
+  std::vector<double> origins();     // [2][N]
+  std::vector<double> metrics();     // [kMetricCount][N]
+  std::vector<int> status();
+  double time(int vehicle);
+  // Energy ledger and force diagnostics of one vehicle, evaluated in fp64 from its current state.
+  EnergyLedger<double> energy(int vehicle);
+  StrutDiagnostics<double> diagnostics(int vehicle);
+  // Overwrite one vehicle's raw state (same layout as state()), e.g. for tests and resets.
+  void set_vehicle_state(int vehicle, const std::vector<double>& state);
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace fleetdyn

@@ -1,0 +1,52 @@
+// Driveline, brakes and steering: normalized driver inputs -> wheel torques and road-wheel angles.
+// Deliberately simple (issue 2): an engine torque map (peak torque, power limit, governor), one
+// fixed reduction, AWD with a fixed front/rear split and open differentials (equal torque left
+// and right), brakes as a maximum holding torque per wheel, parallel front steering.
+#pragma once
+
+#include "fleetdyn/physics/config.h"
+#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/vehicle_params.h"
+
+namespace fleetdyn {
+
+// Driver inputs, normalized: steer in [-1, 1] (positive turns left, ISO), throttle and brake in [0, 1].
+template <class T>
+struct DriverInput {
+  T steer;
+  T throttle;
+  T brake;
+};
+
+template <class T>
+FLEETDYN_FN DriverInput<T> clamped(DriverInput<T> in) {
+  return {clamp(in.steer, T(-1), T(1)), clamp(in.throttle, T(0), T(1)), clamp(in.brake, T(0), T(1))};
+}
+
+// Engine torque [N m] at full throttle for an engine speed [rad/s]: flat peak torque, then the
+// power limit P/omega, tapering linearly to zero over the top 10 % (governor). Below zero
+// speed (vehicle rolling back) the peak torque is available, as through a torque converter.
+template <class T>
+FLEETDYN_FN T engine_full_load_torque(const VehicleParams<T>& p, T engine_speed) {
+  if (engine_speed <= T(0)) return p.engine_peak_torque;
+  T torque = p.engine_peak_power / engine_speed;
+  if (torque > p.engine_peak_torque) torque = p.engine_peak_torque;
+  const T taper = clamp((p.engine_max_speed - engine_speed) / (T(0.1) * p.engine_max_speed), T(0), T(1));
+  return torque * taper;
+}
+
+// Total drive torque at the wheels [N m] (sum over the four) for a throttle and the mean driven
+// wheel spin rate [rad/s].
+template <class T>
+FLEETDYN_FN T drive_torque_at_wheels(const VehicleParams<T>& p, T throttle, T mean_wheel_spin) {
+  const T engine_speed = p.driveline_ratio * mean_wheel_spin;
+  return throttle * engine_full_load_torque(p, engine_speed) * p.driveline_ratio * p.driveline_efficiency;
+}
+
+// Road-wheel steer angle [rad] of a corner: front wheels steer, rear wheels don't.
+template <class T>
+FLEETDYN_FN T road_wheel_angle(const VehicleParams<T>& p, T steer_input, int corner) {
+  return corner < 2 ? steer_input * p.max_steer : T(0);
+}
+
+}  // namespace fleetdyn

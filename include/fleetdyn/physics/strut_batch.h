@@ -1,0 +1,141 @@
+// The kernel contract of the strut model: a trivially copyable view of a whole batch (pointers
+// and counts, never owning containers) and the routine that advances ONE vehicle by n steps.
+// The CPU backend loops over vehicles calling strut_run_vehicle, the CUDA kernel calls it once
+// per thread: the physics is the same source on both.
+//
+// Layout: every per-vehicle array is structure-of-arrays, component-major:
+// state[j * vehicle_count + v] is state scalar j of vehicle v, so a warp reads consecutive words.
+#pragma once
+
+#include "fleetdyn/physics/batch_origin.h"
+#include "fleetdyn/physics/config.h"
+#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/metrics.h"
+#include "fleetdyn/physics/strut_model.h"
+
+namespace fleetdyn {
+
+// Open-loop driver inputs from time tables (piecewise linear in time, held before the first and
+// after the last point). Tables are concatenated; vehicle v uses table vehicle_table[v] (or 0
+// when vehicle_table is null). table_count == 0 means: inputs come from the batch's input arrays.
+template <class T>
+struct ManeuverView {
+  int table_count;
+  const int* table_offset;   // [table_count] first point of each table
+  const int* table_length;   // [table_count]
+  const T* time;             // [s]  all points
+  const T* steer;            // [-1, 1]
+  const T* throttle;         // [0, 1]
+  const T* brake;            // [0, 1]
+  const int* vehicle_table;  // [vehicle_count] or null
+};
+
+template <class T>
+struct StrutBatchView {
+  int vehicle_count;
+  const VehicleParams<T>* params;  // [param_count]; vehicle v uses params[v % param_count]
+  int param_count;
+  TerrainDesc<T> terrain;
+  StrutIntegrator<T> integrator;
+  ManeuverView<T> maneuver;
+  T* state;        // [kStrutStateSize][vehicle_count]
+  T* origin;       // [2][vehicle_count] local origin x, y [m]: multiples of kOriginQuantum (batch_origin.h)
+  int* step_count; // [vehicle_count] steps taken; the vehicle's time is step_count * step
+  int* status;     // [vehicle_count] VehicleStatus
+  T* inputs;       // [3][vehicle_count] steer, throttle, brake (used when no maneuver tables)
+  T* metrics;      // [kMetricCount][vehicle_count]
+};
+
+template <class T>
+FLEETDYN_FN DriverInput<T> maneuver_input(const ManeuverView<T>& m, int vehicle, T t) {
+  const int table = m.vehicle_table ? m.vehicle_table[vehicle] : 0;
+  const int first = m.table_offset[table];
+  const int count = m.table_length[table];
+  int hi = first;
+  while (hi < first + count && m.time[hi] < t) ++hi;
+  if (hi == first) return {m.steer[first], m.throttle[first], m.brake[first]};
+  if (hi == first + count) return {m.steer[hi - 1], m.throttle[hi - 1], m.brake[hi - 1]};
+  const int lo = hi - 1;
+  const T w = (t - m.time[lo]) / (m.time[hi] - m.time[lo]);
+  return {m.steer[lo] + w * (m.steer[hi] - m.steer[lo]), m.throttle[lo] + w * (m.throttle[hi] - m.throttle[lo]),
+          m.brake[lo] + w * (m.brake[hi] - m.brake[lo])};
+}
+
+// A state is sane when finite and inside generous physical bounds; anything else is a blow-up.
+template <class T>
+FLEETDYN_FN bool strut_state_is_sane(const T* s) {
+  using namespace strut;
+  for (int j = 0; j < kStateSize; ++j) {
+    if (!(std::fabs(s[j]) < T(1e7))) return false;  // also false for NaN
+  }
+  for (int j = kVel; j < kVel + 3; ++j) if (!(std::fabs(s[j]) < T(1e3))) return false;
+  for (int j = kOmega; j < kOmega + 3; ++j) if (!(std::fabs(s[j]) < T(1e3))) return false;
+  for (int j = kUnsprungPos; j < kUnsprungPos + 12; ++j) if (!(std::fabs(s[j]) < T(20))) return false;
+  return true;
+}
+
+template <class T>
+FLEETDYN_FN void update_metrics(T* m, const VehicleParams<T>& p, const T* s, const StrutDiagnostics<T>& diag,
+                                T t, T dt) {
+  using namespace strut;
+  (void)p;
+  const Quat<T> q = load_quat(s, kQuat);
+  const Vec3<T> angles = euler_zyx(q);
+  const Vec3<T> omega_body = load3(s, kOmega);
+  const Vec3<T> accel_body = mul_transpose(rotation_matrix(q), diag.chassis_accel);
+  const auto raise = [](T& slot, T value) { if (value > slot) slot = value; };
+  raise(m[metric::max_abs_roll], std::fabs(angles.x));
+  raise(m[metric::max_abs_pitch], std::fabs(angles.y));
+  raise(m[metric::max_abs_roll_rate], std::fabs(omega_body.x));
+  raise(m[metric::max_abs_lat_accel], std::fabs(accel_body.y));
+  const bool off[kCorners] = {diag.tire_normal_force[0] <= T(0), diag.tire_normal_force[1] <= T(0),
+                              diag.tire_normal_force[2] <= T(0), diag.tire_normal_force[3] <= T(0)};
+  if (off[0] || off[1] || off[2] || off[3]) {
+    m[metric::wheel_liftoff_time] += dt;
+    if (m[metric::first_liftoff_time] < T(0)) m[metric::first_liftoff_time] = t;
+  }
+  if ((off[0] && off[2]) || (off[1] && off[3])) m[metric::two_wheel_liftoff_time] += dt;
+}
+
+// Advance vehicle v by `steps` outer steps. A vehicle whose state stops being sane is restored
+// to its last sane state, flagged kStatusDiverged and no longer stepped; the others go on.
+template <class T>
+FLEETDYN_FN void strut_run_vehicle(const StrutBatchView<T>& b, int v, int steps) {
+  const int n = b.vehicle_count;
+  if (b.status[v] != kStatusRunning) return;
+  const VehicleParams<T>& p = b.params[v % b.param_count];
+  T s[kStrutStateSize], before[kStrutStateSize], m[kMetricCount];
+  for (int j = 0; j < kStrutStateSize; ++j) s[j] = b.state[j * n + v];
+  for (int j = 0; j < kMetricCount; ++j) m[j] = b.metrics[j * n + v];
+  T origin_x = b.origin[v], origin_y = b.origin[n + v];
+  int count = b.step_count[v];
+  int status = kStatusRunning;
+  const T dt = b.integrator.step;
+  for (int k = 0; k < steps; ++k) {
+    const T t = T(count) * dt;
+    const DriverInput<T> input = b.maneuver.table_count > 0
+                                     ? maneuver_input(b.maneuver, v, t)
+                                     : DriverInput<T>{b.inputs[v], b.inputs[n + v], b.inputs[2 * n + v]};
+    for (int j = 0; j < kStrutStateSize; ++j) before[j] = s[j];
+    StrutDiagnostics<T> diag;
+    strut_step(p, b.terrain, origin_x, origin_y, b.integrator, input, s, &diag);
+    if (!strut_state_is_sane(s)) {
+      for (int j = 0; j < kStrutStateSize; ++j) s[j] = before[j];
+      status = kStatusDiverged;
+      m[metric::diverged_time] = t;
+      break;
+    }
+    update_metrics(m, p, before, diag, t, dt);
+    ++count;
+    rebase_coordinate(s[strut::kPos], origin_x);
+    rebase_coordinate(s[strut::kPos + 1], origin_y);
+  }
+  for (int j = 0; j < kStrutStateSize; ++j) b.state[j * n + v] = s[j];
+  for (int j = 0; j < kMetricCount; ++j) b.metrics[j * n + v] = m[j];
+  b.origin[v] = origin_x;
+  b.origin[n + v] = origin_y;
+  b.step_count[v] = count;
+  b.status[v] = status;
+}
+
+}  // namespace fleetdyn

@@ -1,0 +1,46 @@
+// Initial state of a strut vehicle: at rest on the terrain (design ride height, static tire
+// deflection), aligned with the surface normal under it, rolling freely at a given speed.
+#pragma once
+
+#include "fleetdyn/physics/batch_origin.h"
+#include "fleetdyn/physics/strut_model.h"
+
+namespace fleetdyn {
+
+// x, y: world position of the body's ground point [m]; yaw [rad]; speed [m/s] forward.
+// Writes the state, and the vehicle's local origin (quantized, see batch_origin.h).
+template <class T>
+FLEETDYN_FN void strut_initial_state(const VehicleParams<T>& p, const TerrainDesc<T>& terrain, double x, double y,
+                                     T yaw, T speed, T* s, T* origin_x, T* origin_y) {
+  using namespace strut;
+  *origin_x = T(origin_quantize(x));
+  *origin_y = T(origin_quantize(y));
+  const T local_x = T(x - double(*origin_x)), local_y = T(y - double(*origin_y));
+  // Ground under the vehicle: height from the signed distance at z = 0 (exact for flat and
+  // plane, first order for the smooth kinds), normal there.
+  const TerrainContact<T> ground = terrain_query(terrain, Vec3<T>{local_x, local_y, T(0)}, *origin_x, *origin_y);
+  const T ground_z = -ground.distance / ground.normal.z;
+  // Attitude: heading about world z, then the tilt that takes world z onto the surface normal.
+  const Vec3<T> up{T(0), T(0), T(1)};
+  const Vec3<T> tilt_axis = cross(up, ground.normal);
+  const T tilt_sin = norm(tilt_axis);
+  const Quat<T> tilt = tilt_sin > T(1e-9)
+                           ? quat_from_axis_angle(tilt_axis * (T(1) / tilt_sin), std::atan2(tilt_sin, ground.normal.z))
+                           : quat_identity<T>();
+  const Quat<T> q = normalized(tilt * quat_from_axis_angle(up, yaw));
+  const Mat3<T> rot = rotation_matrix(q);
+  const Vec3<T> com = Vec3<T>{local_x, local_y, ground_z} + p.cg_height * ground.normal;
+  store3(s, kPos, com);
+  store_quat(s, kQuat, q);
+  store3(s, kVel, speed * rot.col(0));
+  store3(s, kOmega, Vec3<T>{T(0), T(0), T(0)});
+  for (int i = 0; i < kCorners; ++i) {
+    store3(s, kUnsprungPos + 3 * i, rot * p.wheel_attach[i]);
+    store3(s, kUnsprungVel + 3 * i, Vec3<T>{T(0), T(0), T(0)});
+    s[kWheelSpin + i] = speed / tire_rolling_radius(p.tire, p.static_tire_load[i]);
+    s[kDeflLong + i] = T(0);
+    s[kDeflLat + i] = T(0);
+  }
+}
+
+}  // namespace fleetdyn

@@ -1,0 +1,128 @@
+// Per-vehicle parameters shared by the vehicle models (the "model" half of the model/state split).
+// A batch holds an array of these of length 1 (all vehicles alike) or N (one per vehicle) and a
+// vehicle v reads params[v % count], so Monte Carlo and RL randomization need no special code.
+//
+// Fields marked "derived" are computed by finalize_vehicle_params() (host/vehicle_params.cpp)
+// from the others and must not be set by hand. The overridable scalar fields are listed once in
+// FLEETDYN_VEHICLE_PARAM_FIELDS below; scenario overrides, CSV echo and docs all use that table.
+//
+// Frames: body frame at the sprung-body centre of mass, ISO axes (x forward, y left, z up).
+// Corners are numbered 0 front-left, 1 front-right, 2 rear-left, 3 rear-right.
+#pragma once
+
+#include "fleetdyn/physics/config.h"
+#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/tire_tmeasy.h"
+
+namespace fleetdyn {
+
+constexpr int kCorners = 4;
+constexpr int kStopTablePoints = 7;
+
+template <class T>
+struct VehicleParams {
+  // --- mass and geometry -------------------------------------------------------------------
+  T total_mass;            // [kg] whole vehicle, sprung + 4 unsprung
+  T unsprung_mass_front;   // [kg] per front corner (spindle, upright, wheel, tire, half the arms)
+  T unsprung_mass_rear;    // [kg] per rear corner
+  T body_inertia_xx;       // [kg m^2] sprung body about its centre of mass (roll)
+  T body_inertia_yy;       // [kg m^2] (pitch)
+  T body_inertia_zz;       // [kg m^2] (yaw)
+  T cg_to_front_axle;      // [m] body COM to front wheel centres, along x
+  T cg_to_rear_axle;       // [m] body COM to rear wheel centres, along x
+  T track_front;           // [m] wheel-centre track width
+  T track_rear;            // [m]
+  T cg_height;             // [m] body COM above flat ground with the vehicle at rest, design ride height
+  T wheel_spin_inertia;    // [kg m^2] wheel + tire + hub about the spin axis, per wheel
+  // --- suspension (strut: wheel rates along the body up axis, motion ratio folded in) -------
+  T wheel_rate_front;      // [N/m] spring rate at the wheel
+  T wheel_rate_rear;       // [N/m]
+  T damping_bump_front;    // [N s/m] damper at the wheel, compression
+  T damping_rebound_front; // [N s/m] damper at the wheel, extension
+  T damping_bump_rear;     // [N s/m]
+  T damping_rebound_rear;  // [N s/m]
+  T bump_travel_front;     // [m] wheel travel (compression) from design where the bump stop engages
+  T rebound_travel_front;  // [m] wheel travel (extension) from design where the rebound stop engages
+  T bump_travel_rear;      // [m]
+  T rebound_travel_rear;   // [m]
+  T stop_motion_ratio;     // [-] stop-table penetration per unit wheel travel (tables are on spring length)
+  T link_stiffness;        // [N/m] stiff perpendicular bushing holding each wheel on its strut (seed 004 k_link)
+  T link_damping_ratio;    // [-] of the bushing mode, 1 = critical
+  // --- driveline, brakes, steering ------------------------------------------------------------
+  T engine_peak_torque;    // [N m]
+  T engine_peak_power;     // [W]
+  T engine_max_speed;      // [rad/s] torque tapers to zero here (governor)
+  T driveline_ratio;       // [-] engine speed / wheel speed (fixed reduction)
+  T driveline_efficiency;  // [-]
+  T front_torque_split;    // [-] share of drive torque to the front axle (AWD), split equally left/right
+  T brake_torque_front;    // [N m] per wheel at full brake input
+  T brake_torque_rear;     // [N m]
+  T max_steer;             // [rad] road-wheel angle at full steering input (both front wheels)
+  T wheel_lock_time;       // [s] time constant with which a held (braked/parked) wheel is brought to rest
+  T gravity;               // [m/s^2]
+  TireParams<T> tire;      // one tire model for all four corners
+  // --- tables (not overridable by name) -------------------------------------------------------
+  T stop_table_pen[kStopTablePoints];    // [m] stop penetration on spring length
+  T stop_table_force[kStopTablePoints];  // [N] stop force on spring length
+  // --- derived (finalize_vehicle_params) -----------------------------------------------------
+  T body_mass;                      // [kg] total - 4 unsprung
+  T unsprung_mass[kCorners];        // [kg]
+  Vec3<T> wheel_attach[kCorners];   // [m] design wheel centre in the body frame (the strut mount, rb_i)
+  T strut_preload[kCorners];        // [N] spring force at design travel, so design height is static equilibrium
+  T wheel_rate[kCorners];           // [N/m]
+  T damping_bump[kCorners], damping_rebound[kCorners];  // [N s/m]
+  T bump_travel[kCorners], rebound_travel[kCorners];    // [m]
+  T brake_torque[kCorners];         // [N m]
+  T drive_share[kCorners];          // [-] share of the driveline torque per wheel
+  T link_damping[kCorners];         // [N s/m] critical damping of the bushing for the reduced mass
+  T static_tire_load[kCorners];     // [N]
+};
+
+// One row per overridable scalar: X(name, member, unit, min, max, description).
+// Ranges reject nonsense (negative masses, friction above 3 ...), not unusual vehicles.
+#define FLEETDYN_VEHICLE_PARAM_FIELDS(X)                                                         \
+  X("total_mass", total_mass, "kg", 100.0, 1.0e5, "whole vehicle mass")                        \
+  X("unsprung_mass_front", unsprung_mass_front, "kg", 1.0, 2000.0, "unsprung mass per front corner") \
+  X("unsprung_mass_rear", unsprung_mass_rear, "kg", 1.0, 2000.0, "unsprung mass per rear corner") \
+  X("body_inertia_xx", body_inertia_xx, "kg m^2", 1.0, 1.0e6, "sprung body roll inertia")       \
+  X("body_inertia_yy", body_inertia_yy, "kg m^2", 1.0, 1.0e6, "sprung body pitch inertia")      \
+  X("body_inertia_zz", body_inertia_zz, "kg m^2", 1.0, 1.0e6, "sprung body yaw inertia")        \
+  X("cg_to_front_axle", cg_to_front_axle, "m", 0.1, 10.0, "COM to front axle")                  \
+  X("cg_to_rear_axle", cg_to_rear_axle, "m", 0.1, 10.0, "COM to rear axle")                     \
+  X("track_front", track_front, "m", 0.5, 5.0, "front track")                                   \
+  X("track_rear", track_rear, "m", 0.5, 5.0, "rear track")                                      \
+  X("cg_height", cg_height, "m", 0.2, 5.0, "body COM height at rest")                           \
+  X("wheel_spin_inertia", wheel_spin_inertia, "kg m^2", 0.01, 100.0, "wheel spin inertia")      \
+  X("wheel_rate_front", wheel_rate_front, "N/m", 1.0e3, 1.0e7, "front wheel rate")              \
+  X("wheel_rate_rear", wheel_rate_rear, "N/m", 1.0e3, 1.0e7, "rear wheel rate")                 \
+  X("damping_bump_front", damping_bump_front, "N s/m", 0.0, 1.0e6, "front damping, bump")       \
+  X("damping_rebound_front", damping_rebound_front, "N s/m", 0.0, 1.0e6, "front damping, rebound") \
+  X("damping_bump_rear", damping_bump_rear, "N s/m", 0.0, 1.0e6, "rear damping, bump")          \
+  X("damping_rebound_rear", damping_rebound_rear, "N s/m", 0.0, 1.0e6, "rear damping, rebound") \
+  X("bump_travel_front", bump_travel_front, "m", 0.005, 2.0, "front bump-stop clearance")       \
+  X("rebound_travel_front", rebound_travel_front, "m", 0.005, 2.0, "front rebound-stop clearance") \
+  X("bump_travel_rear", bump_travel_rear, "m", 0.005, 2.0, "rear bump-stop clearance")          \
+  X("rebound_travel_rear", rebound_travel_rear, "m", 0.005, 2.0, "rear rebound-stop clearance") \
+  X("stop_motion_ratio", stop_motion_ratio, "-", 0.05, 5.0, "stop penetration per wheel travel") \
+  X("link_stiffness", link_stiffness, "N/m", 1.0e5, 1.0e9, "strut bushing stiffness")           \
+  X("link_damping_ratio", link_damping_ratio, "-", 0.0, 2.0, "strut bushing damping ratio")     \
+  X("engine_peak_torque", engine_peak_torque, "N m", 0.0, 1.0e5, "engine peak torque")          \
+  X("engine_peak_power", engine_peak_power, "W", 0.0, 1.0e7, "engine peak power")               \
+  X("engine_max_speed", engine_max_speed, "rad/s", 10.0, 2000.0, "engine governed speed")      \
+  X("driveline_ratio", driveline_ratio, "-", 0.5, 100.0, "overall reduction")                   \
+  X("driveline_efficiency", driveline_efficiency, "-", 0.1, 1.0, "driveline efficiency")        \
+  X("front_torque_split", front_torque_split, "-", 0.0, 1.0, "AWD front share")                 \
+  X("brake_torque_front", brake_torque_front, "N m", 0.0, 1.0e5, "front brake torque per wheel") \
+  X("brake_torque_rear", brake_torque_rear, "N m", 0.0, 1.0e5, "rear brake torque per wheel")   \
+  X("max_steer", max_steer, "rad", 0.0, 1.2, "road-wheel angle at full input")                  \
+  X("wheel_lock_time", wheel_lock_time, "s", 1.0e-3, 1.0, "held-wheel time constant")          \
+  X("gravity", gravity, "m/s^2", 0.0, 100.0, "gravitational acceleration")                      \
+  X("tire.unloaded_radius", tire.unloaded_radius, "m", 0.1, 3.0, "tire unloaded radius")        \
+  X("tire.vertical_stiffness", tire.vertical_stiffness, "N/m", 1.0e4, 1.0e8, "tire vertical stiffness") \
+  X("tire.vertical_damping", tire.vertical_damping, "N s/m", 0.0, 1.0e6, "tire vertical damping") \
+  X("tire.mu", tire.mu, "-", 0.05, 3.0, "tire-road friction coefficient")                       \
+  X("tire.rolling_resistance", tire.rolling_resistance, "-", 0.0, 0.5, "rolling resistance coefficient") \
+  X("tire.long_stiffness", tire.long_stiffness, "N/m", 1.0e3, 1.0e7, "tread longitudinal stiffness") \
+  X("tire.lat_stiffness", tire.lat_stiffness, "N/m", 1.0e3, 1.0e7, "tread lateral stiffness")
+
+}  // namespace fleetdyn

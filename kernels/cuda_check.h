@@ -1,0 +1,20 @@
+// CUDA error handling: every runtime call goes through FLEETDYN_CUDA_TRY, which throws
+// fleetdyn::Error naming the call site and the CUDA error.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "fleetdyn/error.h"
+
+#define FLEETDYN_CUDA_TRY(call)                                                                   \
+  do {                                                                                            \
+    const cudaError_t fleetdyn_cuda_status = (call);                                              \
+    if (fleetdyn_cuda_status != cudaSuccess) {                                                    \
+      throw ::fleetdyn::Error(std::string("CUDA error at ") + __FILE__ + ":" +                    \
+                              std::to_string(__LINE__) + ": " #call ": " +                        \
+                              cudaGetErrorName(fleetdyn_cuda_status) + " (" +                     \
+                              cudaGetErrorString(fleetdyn_cuda_status) + ")");                    \
+    }                                                                                             \
+  } while (0)
