@@ -150,32 +150,6 @@ void finalize_vehicle_params(VehicleParams<double>& p) {
   }
 }
 
-double strut_stiffest_rate(const VehicleParams<double>& p) {
-  double rate = 0.0;
-  for (int i = 0; i < kCorners; ++i) {
-    const double mu = std::fmin(bushing_reduced_mass(p, i, {1.0, 0.0, 0.0}), bushing_reduced_mass(p, i, {0.0, 1.0, 0.0}));
-    const double omega = std::sqrt(p.link_stiffness / mu);
-    const double zeta = p.link_damping[i] / (2.0 * std::sqrt(p.link_stiffness * mu));
-    // Largest root magnitude of s^2 + 2 zeta omega s + omega^2: omega (zeta + sqrt(zeta^2 - 1)) when overdamped.
-    const double bushing = zeta > 1.0 ? omega * (zeta + std::sqrt(zeta * zeta - 1.0)) : omega;
-    const double m = p.unsprung_mass[i];
-    const double tire = std::sqrt(p.tire.vertical_stiffness / m) + p.tire.vertical_damping / m;
-    const double damper = std::fmax(p.damping_bump[i], p.damping_rebound[i]) / m;
-    rate = std::fmax(rate, std::fmax(bushing, std::fmax(tire, damper)));
-  }
-  return std::fmax(rate, 1.0 / p.wheel_lock_time);
-}
-
-double strut_default_step(const VehicleParams<double>& p) {
-  // |lambda| dt <= 1.2, rounded down to a "nice" step (1, 2 or 5 x 10^k s).
-  const double limit = 1.2 / strut_stiffest_rate(p);
-  double decade = std::pow(10.0, std::floor(std::log10(limit)));
-  for (double m : {5.0, 2.0, 1.0}) {
-    if (m * decade <= limit) return m * decade;
-  }
-  return decade;
-}
-
 namespace {
 #define FLEETDYN_FIELD_ROW(name, member, unit, lo, hi, doc) VehicleParamField{name, unit, lo, hi, doc},
 const std::vector<VehicleParamField> kFields = {FLEETDYN_VEHICLE_PARAM_FIELDS(FLEETDYN_FIELD_ROW)};

@@ -34,12 +34,21 @@ const std::vector<VehicleParamField>& vehicle_param_fields();
 double* vehicle_param_ptr(VehicleParams<double>& p, const std::string& name);
 double vehicle_param(const VehicleParams<double>& p, const std::string& name);
 
-// Fastest eigenvalue magnitude [1/s] of the strut model's linearized dynamics, estimated per
-// mode (bushing with the reduced wheel/body mass, tire vertical, strut damper, wheel lock), and
-// the default step derived from it: RK4 is stable for |lambda| dt < 2.785 on the real axis; the
-// default keeps |lambda| dt <= 1.2 for accuracy and margin. See docs/models/strut.md.
-double strut_stiffest_rate(const VehicleParams<double>& p);
+// The strut model's step limits, from the eigenvalues of the model linearized (fp64, central
+// differences) at rest and rolling at 15 m/s on flat ground, brakes off and on: the fastest
+// eigenvalue magnitude, the largest step for which classic RK4 is stable for every eigenvalue
+// (|R(lambda dt)| <= 1), and the default step: 75 % of that limit rounded down to 1, 2 or
+// 5 x 10^k s. For the HMMWV: |lambda|max ~ 1980 1/s (overdamped lateral bushing mode of the
+// four wheels with body yaw), RK4 limit ~ 1.41 ms (braked, at rest),
+// default 1 ms. See docs/models/strut.md.
+struct StepAnalysis {
+  double stiffest_rate;     // [1/s]
+  double rk4_stable_step;   // [s]
+  double default_step;      // [s]
+};
+StepAnalysis strut_step_analysis(const VehicleParams<double>& p);
 double strut_default_step(const VehicleParams<double>& p);
+inline double strut_stiffest_rate(const VehicleParams<double>& p) { return strut_step_analysis(p).stiffest_rate; }
 
 // Convert a finalized double-precision parameter set to another scalar type.
 template <class T>
