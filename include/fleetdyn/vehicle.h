@@ -48,7 +48,6 @@ struct StepAnalysis {
 };
 StepAnalysis strut_step_analysis(const VehicleParams<double>& p);
 double strut_default_step(const VehicleParams<double>& p);
-inline double strut_stiffest_rate(const VehicleParams<double>& p) { return strut_step_analysis(p).stiffest_rate; }
 
 // Convert a finalized double-precision parameter set to another scalar type.
 template <class T>

@@ -151,10 +151,14 @@ FLEETDYN_FN T strut_spring_energy(const VehicleParams<T>& p, int corner, T compr
   return f0 * c + T(0.5) * k * c * c;
 }
 
-// Unit wheel spin axis (world) of a corner for a steer angle: body lateral, turned about body z.
+// Unit wheel spin axes (world) of the four corners: body lateral, the front ones turned about
+// body z by the steer angle (one sin/cos per evaluation; the rear wheels don't steer).
 template <class T>
-FLEETDYN_FN Vec3<T> wheel_axis(const Mat3<T>& rot, T steer_angle) {
-  return rot * Vec3<T>{-std::sin(steer_angle), std::cos(steer_angle), T(0)};
+FLEETDYN_FN void wheel_axes(const VehicleParams<T>& p, const Mat3<T>& rot, T steer_input, Vec3<T>* axis) {
+  const T front_angle = road_wheel_angle(p, steer_input, 0);
+  const Vec3<T> front = rot * Vec3<T>{-std::sin(front_angle), std::cos(front_angle), T(0)};
+  const Vec3<T> rear = rot.col(1);
+  for (int i = 0; i < kCorners; ++i) axis[i] = i < 2 ? front : rear;
 }
 
 template <class T>
@@ -186,8 +190,8 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
   Vec3<T> axis[kCorners];
   T spin_rel[kCorners];
   T mean_spin = T(0);
+  wheel_axes(p, rot, input.steer, axis);
   for (int i = 0; i < kCorners; ++i) {
-    axis[i] = wheel_axis(rot, road_wheel_angle(p, input.steer, i));
     spin_rel[i] = s[kWheelSpin + i] - dot(axis[i], omega);
     mean_spin += p.drive_share[i] * spin_rel[i];
   }

@@ -164,10 +164,9 @@ FLEETDYN_FN T tmeasy_load_quadratic(T x_pn, T x_2pn, T z) {
   const T a = T(2) * x_pn - T(0.5) * x_2pn;  // linear coefficient
   const T b = T(0.5) * x_2pn - x_pn;         // quadratic coefficient
   T zz = z > T(0) ? z : T(0);
-  if (b < T(0)) {
-    const T z_vertex = a / (T(-2) * b);
-    if (z_vertex > T(0) && zz > z_vertex) zz = z_vertex;
-  }
+  // Past the parabola's vertex z_v = a / (-2 b) (b < 0) hold its maximum; compared without
+  // the division, which this hot path otherwise pays for every curve and every call.
+  if (b < T(0) && a > T(0) && T(-2) * b * zz > a) zz = a / (T(-2) * b);
   const T v = zz * (a + b * zz);
   return v > T(0) ? v : T(0);
 }

@@ -1,0 +1,86 @@
+// The fleetdyn command-line tool:
+//   fleetdyn run [SCENARIO] [--out DIR] [--vehicles N] [--backend auto|cpu|cuda]
+//                [--precision fp32|fp64] [--threads N] [--quiet]
+//   fleetdyn bench [--sizes 1,100,...] [--backends cpu,cuda] [--precisions fp32,fp64]
+//                  [--threads 1,2] [--min-time S] [--out DIR] [--machine NAME] [--quiet]
+//   fleetdyn --version
+// Exit codes: 0 ok, 1 runtime failure, 2 bad input (scenario or command line).
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <string>
+
+#include "host/bench_job.h"
+#include "host/run_job.h"
+
+int main(int argc, char** argv) {
+  using namespace fleetdyn;
+  CLI::App app{"fleetdyn: batched ground-vehicle dynamics on CPU and GPU", "fleetdyn"};
+  app.set_version_flag("--version", std::string("fleetdyn ") + fleetdyn_version());
+  app.require_subcommand(1);
+  app.footer("Exit codes: 0 ok, 1 runtime failure, 2 bad input (scenario or command line).\n");
+
+  // ---- run ----------------------------------------------------------------------------------
+  RunOptions run;
+  std::string run_out, run_backend, run_precision;
+  int run_vehicles = 0, run_threads = 0;
+  CLI::App* run_cmd = app.add_subcommand("run", "Simulate a scenario and write results.csv and summary.json");
+  run_cmd->add_option("scenario", run.scenario, "Scenario YAML file")->capture_default_str();
+  CLI::Option* out_opt = run_cmd->add_option("--out", run_out, "Result folder (default: the scenario's `output`)");
+  CLI::Option* veh_opt = run_cmd->add_option("--vehicles", run_vehicles, "Number of vehicles (default: the scenario's)");
+  CLI::Option* backend_opt = run_cmd->add_option("--backend", run_backend, "Backend (default: the scenario's)")
+                                 ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  CLI::Option* prec_opt = run_cmd->add_option("--precision", run_precision, "Precision (default: the scenario's)")
+                              ->check(CLI::IsMember({"fp32", "fp64"}));
+  CLI::Option* threads_opt =
+      run_cmd->add_option("--threads", run_threads, "CPU backend threads, 0 = all (default: the scenario's)");
+  run_cmd->add_flag("--quiet,-q", run.quiet, "No progress bar and no summary; errors and warnings only");
+
+  // ---- bench --------------------------------------------------------------------------------
+  BenchConfig bench;
+  CLI::App* bench_cmd = app.add_subcommand("bench", "Measure throughput over batch sizes, backends and precisions");
+  bench_cmd->add_option("--sizes", bench.sizes, "Vehicles per batch, comma separated")->delimiter(',')->capture_default_str();
+  bench_cmd->add_option("--backends", bench.backends, "Backends, comma separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->capture_default_str();
+  bench_cmd->add_option("--precisions", bench.precisions, "Precisions, comma separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"fp32", "fp64"}))
+      ->capture_default_str();
+  bench_cmd->add_option("--threads", bench.cpu_threads, "CPU thread counts, comma separated")
+      ->delimiter(',')
+      ->capture_default_str();
+  bench_cmd->add_option("--min-time", bench.min_wall_seconds, "Minimum wall time per measurement [s]")
+      ->capture_default_str();
+  bench_cmd->add_option("--out", bench.out_dir, "Result folder")->capture_default_str();
+  bench_cmd->add_option("--machine", bench.machine, "Machine label for the result file (default: the host name)");
+  bench_cmd->add_flag("--quiet,-q", bench.quiet, "Print less");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // help and version print to stdout and return 0
+    return code == 0 ? kExitOk : kExitBadInput;
+  }
+
+  if (*run_cmd) {
+    if (out_opt->count() > 0) run.out = run_out;
+    if (veh_opt->count() > 0) run.vehicles = run_vehicles;
+    if (backend_opt->count() > 0) run.backend = run_backend;
+    if (prec_opt->count() > 0) run.precision = run_precision;
+    if (threads_opt->count() > 0) run.cpu_threads = run_threads;
+    run.progress = ::isatty(STDERR_FILENO) != 0;
+    return run_command(run, std::cout, std::cerr);
+  }
+  if (*bench_cmd) {
+#if defined(FLEETDYN_HAVE_BENCH_JOB) && FLEETDYN_HAVE_BENCH_JOB
+    return run_bench_job(bench, std::cout);
+#else
+    std::cerr << "fleetdyn bench: not available in this build (host/bench_job.cpp was not built)\n";
+    return kExitFailure;
+#endif
+  }
+  return kExitBadInput;  // unreachable: a subcommand is required
+}

@@ -1,0 +1,605 @@
+// Scenario files (see scenario.h for the format): YAML -> validated Scenario.
+#include "host/scenario.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "fleetdyn/vehicle.h"
+
+namespace fleetdyn {
+
+ScenarioError::ScenarioError(std::string file, int line, std::string field, const std::string& what)
+    : Error(file + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " +
+            (field.empty() ? std::string() : field + ": ") + what),
+      file_(std::move(file)),
+      line_(line),
+      field_(std::move(field)) {}
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+std::string fmt(double v) {
+  std::ostringstream s;
+  s.precision(10);
+  s << v;
+  return s.str();
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// Edits (insert, delete, substitute, swap two neighbours) turning a into b.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// " (did you mean 'x'?)" for the closest name within a small edit distance, else "".
+std::string suggestion(const std::string& name, const std::vector<std::string>& known) {
+  std::string best;
+  size_t best_d = std::max<size_t>(1, name.size() / 4) + 1;  // accept at most 1 edit per 4 characters
+  for (const auto& k : known) {
+    const size_t d = edit_distance(name, k);
+    if (d < best_d) {
+      best_d = d;
+      best = k;
+    }
+  }
+  return best.empty() ? std::string() : " (did you mean '" + best + "'?)";
+}
+
+int line_of(const YAML::Node& n) {
+  const YAML::Mark m = n.Mark();
+  return m.line >= 0 ? m.line + 1 : 0;
+}
+
+std::string describe(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Null: return "nothing";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Scalar: return n.Tag() == "!" ? "the string \"" + n.Scalar() + "\"" : "'" + n.Scalar() + "'";
+    default: return "an undefined value";
+  }
+}
+
+// Parse context: the file name for messages and the throwing helpers.
+struct Ctx {
+  std::string file;
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& field, const std::string& what) const {
+    throw ScenarioError(file, line_of(at), field, what);
+  }
+  [[noreturn]] void fail(int line, const std::string& field, const std::string& what) const {
+    throw ScenarioError(file, line, field, what);
+  }
+
+  // A finite number written as a plain YAML scalar (no quotes, no .inf/.nan, no hex).
+  double number(const YAML::Node& n, const std::string& field) const {
+    if (!n.IsScalar() || n.Tag() == "!") fail(n, field, "expected a number, got " + describe(n));
+    const std::string& s = n.Scalar();
+    const bool chars_ok = !s.empty() && s.find_first_not_of("0123456789+-.eE") == std::string::npos;
+    char* end = nullptr;
+    const double v = chars_ok ? std::strtod(s.c_str(), &end) : 0.0;
+    if (!chars_ok || end != s.c_str() + s.size() || !std::isfinite(v)) {
+      fail(n, field, "expected a number, got '" + s + "'");
+    }
+    return v;
+  }
+  double number_in(const YAML::Node& n, const std::string& field, double lo, double hi, const char* unit = "") const {
+    const double v = number(n, field);
+    if (!(v >= lo && v <= hi)) {
+      fail(n, field, fmt(v) + " is outside [" + fmt(lo) + ", " + fmt(hi) + "]" + (*unit ? std::string(" ") + unit : ""));
+    }
+    return v;
+  }
+  double positive(const YAML::Node& n, const std::string& field, double hi, const char* unit) const {
+    const double v = number(n, field);
+    if (!(v > 0.0 && v <= hi)) fail(n, field, fmt(v) + " is outside (0, " + fmt(hi) + "] " + unit);
+    return v;
+  }
+  int integer_in(const YAML::Node& n, const std::string& field, long long lo, long long hi) const {
+    if (!n.IsScalar() || n.Tag() == "!") fail(n, field, "expected an integer, got " + describe(n));
+    const double v = number(n, field);
+    if (v != std::floor(v)) fail(n, field, "expected an integer, got '" + n.Scalar() + "'");
+    if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi))) {
+      fail(n, field, n.Scalar() + " is outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    }
+    return static_cast<int>(v);
+  }
+  bool boolean(const YAML::Node& n, const std::string& field) const {
+    bool b = false;
+    if (!n.IsScalar() || n.Tag() == "!" || !YAML::convert<bool>::decode(n, b)) {
+      fail(n, field, "expected true or false, got " + describe(n));
+    }
+    return b;
+  }
+  std::string string(const YAML::Node& n, const std::string& field) const {
+    if (!n.IsScalar() || n.Scalar().empty()) fail(n, field, "expected a text value, got " + describe(n));
+    return n.Scalar();
+  }
+};
+
+// One YAML mapping with its keys checked against the allowed ones (unknown and duplicate keys
+// are errors; an empty `allowed` accepts any name) and looked up by name.
+class MapReader {
+ public:
+  MapReader(const Ctx& ctx, const YAML::Node& node, std::string field, const std::vector<std::string>& allowed,
+            const std::string& context = "")
+      : ctx_(ctx), node_(node), field_(std::move(field)) {
+    if (!node.IsMap()) ctx.fail(node, field_.empty() ? "scenario" : field_, "expected a mapping of keys, got " + describe(node));
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const YAML::Node key = it->first;
+      if (!key.IsScalar()) ctx.fail(key, field_.empty() ? "scenario" : field_, "keys must be plain names");
+      const std::string name = key.Scalar();
+      if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+        ctx.fail(key, path(name), "unknown key '" + name + "'" + context + " (allowed: " + join(allowed) + ")" +
+                                      suggestion(name, allowed));
+      }
+      for (const auto& e : entries_) {
+        if (e.name == name) ctx.fail(key, path(name), "duplicate key (first on line " + std::to_string(line_of(e.key)) + ")");
+      }
+      entries_.push_back({name, key, it->second});
+    }
+  }
+
+  const YAML::Node* find(const std::string& name) const {
+    for (const auto& e : entries_) {
+      if (e.name == name) return &e.value;
+    }
+    return nullptr;
+  }
+  const YAML::Node& require(const std::string& name) const {
+    const YAML::Node* v = find(name);
+    if (!v) ctx_.fail(node_, path(name), "required key is missing");
+    return *v;
+  }
+  std::string path(const std::string& name) const { return field_.empty() ? name : field_ + "." + name; }
+  const YAML::Node& node() const { return node_; }
+
+  struct Entry {
+    std::string name;
+    YAML::Node key, value;
+  };
+  const std::vector<Entry>& entries() const { return entries_; }
+
+ private:
+  const Ctx& ctx_;
+  YAML::Node node_;
+  std::string field_;
+  std::vector<Entry> entries_;
+};
+
+const VehicleParamField* find_param_field(const std::string& name) {
+  for (const auto& f : vehicle_param_fields()) {
+    if (name == f.name) return &f;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> param_names() {
+  std::vector<std::string> names;
+  for (const auto& f : vehicle_param_fields()) names.emplace_back(f.name);
+  return names;
+}
+
+// A parameter name given as a key (override) or value (sweep): must be in the table.
+const VehicleParamField& param_field(const Ctx& ctx, const YAML::Node& at, const std::string& field, const std::string& name) {
+  const VehicleParamField* f = find_param_field(name);
+  if (!f) {
+    const std::vector<std::string> names = param_names();
+    const std::string hint = suggestion(name, names);
+    ctx.fail(at, field, "unknown vehicle parameter '" + name + "'" +
+                            (hint.empty() ? " (known: " + join(names) + ")" : hint));
+  }
+  return *f;
+}
+
+double param_value(const Ctx& ctx, const YAML::Node& n, const std::string& field, const VehicleParamField& f) {
+  const double v = ctx.number(n, field);
+  if (!(v >= f.min && v <= f.max)) {
+    const std::string unit = std::string(f.unit) == "-" ? "" : std::string(" ") + f.unit;
+    ctx.fail(n, field, fmt(v) + " is outside the allowed range [" + fmt(f.min) + ", " + fmt(f.max) + "]" + unit +
+                           " of " + f.name);
+  }
+  return v;
+}
+
+void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
+  const MapReader m(ctx, node, "vehicle", {"preset", "overrides", "sweep"});
+  if (const YAML::Node* p = m.find("preset")) {
+    s.preset = ctx.string(*p, "vehicle.preset");
+    const auto presets = vehicle_preset_names();
+    if (std::find(presets.begin(), presets.end(), s.preset) == presets.end()) {
+      ctx.fail(*p, "vehicle.preset", "unknown vehicle preset '" + s.preset + "' (known: " + join(presets) + ")" +
+                                         suggestion(s.preset, presets));
+    }
+  }
+  s.params = vehicle_preset(s.preset);
+
+  int overrides_line = 0;
+  if (const YAML::Node* o = m.find("overrides")) {
+    overrides_line = line_of(*o);
+    if (!o->IsNull()) {  // "overrides:" with nothing under it is an empty set
+      const MapReader om(ctx, *o, "vehicle.overrides", {});  // names checked below, with a suggestion
+      for (const auto& e : om.entries()) {
+        const std::string field = "vehicle.overrides." + e.name;
+        const VehicleParamField& f = param_field(ctx, e.key, field, e.name);
+        const double v = param_value(ctx, e.value, field, f);
+        *vehicle_param_ptr(s.params, e.name) = v;
+        s.overrides.push_back({e.name, v});
+      }
+    }
+  }
+  try {
+    finalize_vehicle_params(s.params);
+  } catch (const Error& e) {
+    ctx.fail(overrides_line, "vehicle.overrides", e.what());
+  }
+
+  if (const YAML::Node* sw = m.find("sweep")) {
+    std::vector<YAML::Node> items;
+    if (sw->IsSequence()) {
+      for (const auto& item : *sw) items.push_back(item);
+      if (items.empty()) ctx.fail(*sw, "vehicle.sweep", "expected at least one {name, from, to}");
+    } else {
+      items.push_back(*sw);
+    }
+    for (size_t i = 0; i < items.size(); ++i) {
+      const std::string field = sw->IsSequence() ? "vehicle.sweep[" + std::to_string(i) + "]" : "vehicle.sweep";
+      const MapReader sm(ctx, items[i], field, {"name", "from", "to"});
+      const YAML::Node& name_node = sm.require("name");
+      const std::string name = ctx.string(name_node, field + ".name");
+      const VehicleParamField& f = param_field(ctx, name_node, field + ".name", name);
+      for (const auto& o : s.overrides) {
+        if (o.name == name) ctx.fail(name_node, field + ".name", "'" + name + "' is also set in vehicle.overrides; give it in one place");
+      }
+      for (const auto& other : s.sweeps) {
+        if (other.name == name) ctx.fail(name_node, field + ".name", "'" + name + "' is swept twice");
+      }
+      const double from = param_value(ctx, sm.require("from"), field + ".from", f);
+      const double to = param_value(ctx, sm.require("to"), field + ".to", f);
+      s.sweeps.push_back({name, from, to});
+    }
+    // Every swept parameter moves linearly, so checking both ends covers the consistency rules
+    // of finalize_vehicle_params (bounds on single parameters and on sums of them).
+    for (const bool at_to : {false, true}) {
+      VehicleParams<double> p = s.params;
+      for (const auto& x : s.sweeps) *vehicle_param_ptr(p, x.name) = at_to ? x.to : x.from;
+      try {
+        finalize_vehicle_params(p);
+      } catch (const Error& e) {
+        ctx.fail(*sw, "vehicle.sweep", std::string("at the '") + (at_to ? "to" : "from") + "' values: " + e.what());
+      }
+    }
+  }
+}
+
+// Heightfield CSV: rows along y, columns along x; '#' comments and blank lines skipped.
+void load_heightfield(const Ctx& ctx, const YAML::Node& at, const std::string& path, TerrainSpec& t) {
+  std::ifstream in(path);
+  if (!in) ctx.fail(at, "terrain.file", "cannot open heightfield file '" + path + "'");
+  std::string line;
+  int line_no = 0, nx = -1, ny = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    std::vector<double> row;
+    std::stringstream cells(line);
+    std::string cell;
+    int col = 0;
+    while (std::getline(cells, cell, ',')) {
+      ++col;
+      const size_t b = cell.find_first_not_of(" \t"), e = cell.find_last_not_of(" \t");
+      const std::string v = b == std::string::npos ? std::string() : cell.substr(b, e - b + 1);
+      char* end = nullptr;
+      const double h = v.empty() ? 0.0 : std::strtod(v.c_str(), &end);
+      if (v.empty() || end != v.c_str() + v.size() || !std::isfinite(h)) {
+        ctx.fail(at, "terrain.file", path + ":" + std::to_string(line_no) + ": column " + std::to_string(col) +
+                                         ": '" + v + "' is not a number");
+      }
+      row.push_back(h);
+    }
+    if (!line.empty() && line.back() == ',') {
+      ctx.fail(at, "terrain.file", path + ":" + std::to_string(line_no) + ": trailing comma (empty last column)");
+    }
+    if (nx < 0) {
+      nx = static_cast<int>(row.size());
+    } else if (static_cast<int>(row.size()) != nx) {
+      ctx.fail(at, "terrain.file", path + ":" + std::to_string(line_no) + ": ragged heightfield: row has " +
+                                       std::to_string(row.size()) + " values, the first row has " + std::to_string(nx));
+    }
+    t.heightfield.insert(t.heightfield.end(), row.begin(), row.end());
+    ++ny;
+  }
+  if (ny == 0) ctx.fail(at, "terrain.file", "heightfield file '" + path + "' has no rows of heights");
+  t.desc.hf_nx = nx;
+  t.desc.hf_ny = ny;
+}
+
+void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
+  if (!node.IsMap()) ctx.fail(node, "terrain", "expected a mapping with 'type', got " + describe(node));
+  // The type decides which keys are allowed, so read it first.
+  std::string type = "flat";
+  YAML::Node type_node;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (it->first.IsScalar() && it->first.Scalar() == "type") {
+      type_node = it->second;
+      type = ctx.string(it->second, "terrain.type");
+    }
+  }
+  static const std::vector<std::string> kTypes = {"flat", "plane", "hill", "heightfield", "loop"};
+  if (std::find(kTypes.begin(), kTypes.end(), type) == kTypes.end()) {
+    ctx.fail(type_node, "terrain.type", "unknown terrain type '" + type + "' (allowed: " + join(kTypes) + ")" +
+                                            suggestion(type, kTypes));
+  }
+  std::vector<std::string> allowed = {"type", "mu_scale", "base_height"};
+  if (type == "plane") allowed.insert(allowed.end(), {"slope_deg", "bank_deg"});
+  if (type == "hill") allowed.insert(allowed.end(), {"x", "y", "height", "radius"});
+  if (type == "loop") allowed.insert(allowed.end(), {"x", "radius", "lateral_shift", "track_width"});
+  if (type == "heightfield") allowed.insert(allowed.end(), {"file", "x0", "y0", "dx", "dy"});
+  const MapReader m(ctx, node, "terrain", allowed, " for terrain type " + type);
+
+  s.terrain_type = type;
+  TerrainDesc<double>& d = s.terrain.desc;
+  d = default_terrain_desc<double>();
+  auto num = [&](const char* key, double lo, double hi, const char* unit, double dflt) {
+    const YAML::Node* n = m.find(key);
+    return n ? ctx.number_in(*n, m.path(key), lo, hi, unit) : dflt;
+  };
+  auto pos = [&](const char* key, double hi, const char* unit, double dflt, bool required) {
+    const YAML::Node* n = required ? &m.require(key) : m.find(key);
+    return n ? ctx.positive(*n, m.path(key), hi, unit) : dflt;
+  };
+  d.mu_scale = num("mu_scale", 0.0, 10.0, "", 1.0);
+  d.base_height = num("base_height", -1.0e4, 1.0e4, "m", 0.0);
+  if (type == "flat") {
+    d.kind = TerrainKind::Flat;
+  } else if (type == "plane") {
+    d.kind = TerrainKind::Plane;
+    s.terrain_slope_deg = num("slope_deg", -80.0, 80.0, "deg", 0.0);
+    s.terrain_bank_deg = num("bank_deg", -80.0, 80.0, "deg", 0.0);
+    d.slope = s.terrain_slope_deg * kPi / 180.0;
+    d.bank = s.terrain_bank_deg * kPi / 180.0;
+  } else if (type == "hill") {
+    d.kind = TerrainKind::Hill;
+    d.hill_x = num("x", -1.0e7, 1.0e7, "m", 0.0);
+    d.hill_y = num("y", -1.0e7, 1.0e7, "m", 0.0);
+    d.hill_height = num("height", -1.0e4, 1.0e4, "m", 0.0);
+    d.hill_radius = pos("radius", 1.0e6, "m", 0.0, true);
+  } else if (type == "loop") {
+    d.kind = TerrainKind::Loop;
+    d.loop_x = num("x", -1.0e7, 1.0e7, "m", 0.0);
+    d.loop_radius = pos("radius", 1.0e4, "m", d.loop_radius, false);
+    d.loop_lateral_shift = num("lateral_shift", -1.0e3, 1.0e3, "m", d.loop_lateral_shift);
+    d.loop_track_width = pos("track_width", 1.0e3, "m", d.loop_track_width, false);
+  } else {  // heightfield
+    d.kind = TerrainKind::Heightfield;
+    const YAML::Node& file = m.require("file");
+    s.heightfield_file = ctx.string(file, "terrain.file");
+    d.hf_x0 = num("x0", -1.0e7, 1.0e7, "m", 0.0);
+    d.hf_y0 = num("y0", -1.0e7, 1.0e7, "m", 0.0);
+    d.hf_dx = pos("dx", 1.0e4, "m", 0.0, true);
+    d.hf_dy = pos("dy", 1.0e4, "m", 0.0, true);
+    const std::filesystem::path rel(s.heightfield_file);
+    s.heightfield_path = rel.is_absolute() ? rel.string() : (std::filesystem::path(ctx.file).parent_path() / rel).string();
+    load_heightfield(ctx, file, s.heightfield_path, s.terrain);
+  }
+}
+
+void parse_initial(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
+  const MapReader m(ctx, node, "initial", {"speed", "x", "y", "yaw_deg"});
+  if (const YAML::Node* n = m.find("speed")) s.initial.speed = ctx.number_in(*n, "initial.speed", 0.0, 200.0, "m/s");
+  if (const YAML::Node* n = m.find("x")) s.initial.x = ctx.number_in(*n, "initial.x", -1.0e7, 1.0e7, "m");
+  if (const YAML::Node* n = m.find("y")) s.initial.y = ctx.number_in(*n, "initial.y", -1.0e7, 1.0e7, "m");
+  if (const YAML::Node* n = m.find("yaw_deg")) s.initial_yaw_deg = ctx.number_in(*n, "initial.yaw_deg", -360.0, 360.0, "deg");
+  s.initial.yaw = s.initial_yaw_deg * kPi / 180.0;
+}
+
+void parse_maneuver(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
+  if (!node.IsSequence() || node.size() == 0) {
+    ctx.fail(node, "maneuver", "expected a list of rows [t, steer, throttle, brake], got " + describe(node));
+  }
+  s.maneuver.clear();
+  for (size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node row = node[i];
+    const std::string field = "maneuver[" + std::to_string(i) + "]";
+    if (!row.IsSequence() || row.size() != 4) {
+      ctx.fail(row, field, "expected a row [t, steer, throttle, brake] of 4 numbers, got " +
+                               (row.IsSequence() ? std::to_string(row.size()) + " values" : describe(row)));
+    }
+    auto cell = [&](size_t j) { return field + "[" + std::to_string(j) + "]"; };
+    ManeuverPoint p{};
+    p.time = ctx.number_in(row[0], cell(0), -1.0e7, 1.0e7, "s");
+    if (!s.maneuver.empty() && !(p.time > s.maneuver.back().time)) {
+      ctx.fail(row[0], cell(0), "times must increase (" + fmt(p.time) + " after " + fmt(s.maneuver.back().time) + ")");
+    }
+    const double steer = ctx.number(row[1], cell(1));
+    if (!(steer >= -1.0 && steer <= 1.0)) ctx.fail(row[1], cell(1), "steer " + fmt(steer) + " is outside [-1, 1]");
+    const double throttle = ctx.number(row[2], cell(2));
+    if (!(throttle >= 0.0 && throttle <= 1.0)) ctx.fail(row[2], cell(2), "throttle " + fmt(throttle) + " is outside [0, 1]");
+    const double brake = ctx.number(row[3], cell(3));
+    if (!(brake >= 0.0 && brake <= 1.0)) ctx.fail(row[3], cell(3), "brake " + fmt(brake) + " is outside [0, 1]");
+    p.steer = steer;
+    p.throttle = throttle;
+    p.brake = brake;
+    s.maneuver.push_back(p);
+  }
+}
+
+// Default step and stability check over the parameter sets the batch will hold (the sweep ends).
+std::vector<VehicleParams<double>> extreme_params(const Scenario& s) {
+  if (s.sweeps.empty()) return {s.params};
+  std::vector<VehicleParams<double>> out;
+  for (const bool at_to : {false, true}) {
+    VehicleParams<double> p = s.params;
+    for (const auto& x : s.sweeps) *vehicle_param_ptr(p, x.name) = at_to ? x.to : x.from;
+    finalize_vehicle_params(p);
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace
+
+BackendKind parse_backend(const std::string& name) {
+  if (name == "auto") return BackendKind::Auto;
+  if (name == "cpu") return BackendKind::Cpu;
+  if (name == "cuda") return BackendKind::Cuda;
+  throw Error("unknown backend '" + name + "' (allowed: auto, cpu, cuda)");
+}
+
+Precision parse_precision(const std::string& name) {
+  if (name == "fp32") return Precision::Fp32;
+  if (name == "fp64") return Precision::Fp64;
+  throw Error("unknown precision '" + name + "' (allowed: fp32, fp64)");
+}
+
+Scenario parse_scenario(const std::string& text, const std::string& path) {
+  const Ctx ctx{path};
+  Scenario s;
+  s.path = path;
+  s.text = text;
+
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw ScenarioError(path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
+                        "YAML syntax error: " + e.msg + (e.mark.column >= 0 ? " (column " + std::to_string(e.mark.column + 1) + ")" : ""));
+  }
+  if (root.IsNull()) ctx.fail(1, "", "the scenario is empty (expected at least 'duration')");
+  const MapReader top(ctx, root, "",
+                      {"name", "model", "vehicle", "terrain", "initial", "maneuver", "vehicles", "duration", "step",
+                       "substeps", "contact_requery", "precision", "backend", "cpu_threads", "output"});
+
+  s.name = std::filesystem::path(path).stem().string();
+  if (const YAML::Node* n = top.find("name")) s.name = ctx.string(*n, "name");
+  if (const YAML::Node* n = top.find("model")) {
+    s.model = ctx.string(*n, "model");
+    if (s.model != "strut") ctx.fail(*n, "model", "model '" + s.model + "' is not available yet (available: strut)");
+  }
+  if (const YAML::Node* n = top.find("vehicle")) {
+    parse_vehicle(ctx, *n, s);
+  } else {
+    s.params = vehicle_preset(s.preset);
+  }
+  if (const YAML::Node* n = top.find("terrain")) {
+    parse_terrain(ctx, *n, s);
+  }
+  if (const YAML::Node* n = top.find("initial")) parse_initial(ctx, *n, s);
+  if (const YAML::Node* n = top.find("maneuver")) {
+    parse_maneuver(ctx, *n, s);
+  } else {
+    s.maneuver = {ManeuverPoint{0.0, 0.0, 0.0, 0.0}};
+  }
+  if (const YAML::Node* n = top.find("vehicles")) s.vehicles = ctx.integer_in(*n, "vehicles", 1, kMaxVehicles);
+  {
+    const YAML::Node& n = top.require("duration");
+    s.duration = ctx.positive(n, "duration", 1.0e6, "s");
+  }
+  if (const YAML::Node* n = top.find("substeps")) s.substeps = ctx.integer_in(*n, "substeps", 1, 1000);
+  const std::vector<VehicleParams<double>> extremes = extreme_params(s);
+  if (const YAML::Node* n = top.find("step")) {
+    s.step = ctx.positive(*n, "step", 0.1, "s");
+    if (s.duration < 0.5 * s.step) {
+      ctx.fail(top.require("duration"), "duration", fmt(s.duration) + " s is shorter than one step (" + fmt(s.step) + " s)");
+    }
+    double limit = 1.0;  // largest stable RK4 substep over the parameter extremes [s]
+    for (const auto& p : extremes) limit = std::min(limit, strut_step_analysis(p).rk4_stable_step);
+    const double dt = s.step / s.substeps;
+    if (dt > limit) {
+      s.warnings.push_back(path + ":" + std::to_string(line_of(*n)) + ": step: " + fmt(dt) +
+                           " s per RK4 substep exceeds the stability limit of this vehicle (" + fmt(limit) +
+                           " s); vehicles will likely diverge");
+    }
+  } else {
+    s.step = 1.0;
+    for (const auto& p : extremes) s.step = std::min(s.step, strut_default_step(p));
+    s.step_is_default = true;
+    if (s.duration < 0.5 * s.step) {
+      ctx.fail(top.require("duration"), "duration", fmt(s.duration) + " s is shorter than one step (" + fmt(s.step) + " s)");
+    }
+  }
+  if (const YAML::Node* n = top.find("contact_requery")) s.contact_requery = ctx.boolean(*n, "contact_requery");
+  if (const YAML::Node* n = top.find("precision")) {
+    try {
+      s.precision = parse_precision(ctx.string(*n, "precision"));
+    } catch (const ScenarioError&) {
+      throw;
+    } catch (const Error& e) {
+      ctx.fail(*n, "precision", e.what());
+    }
+  }
+  if (const YAML::Node* n = top.find("backend")) {
+    try {
+      s.backend = parse_backend(ctx.string(*n, "backend"));
+    } catch (const ScenarioError&) {
+      throw;
+    } catch (const Error& e) {
+      ctx.fail(*n, "backend", e.what());
+    }
+  }
+  if (const YAML::Node* n = top.find("cpu_threads")) s.cpu_threads = ctx.integer_in(*n, "cpu_threads", 0, 4096);
+  s.output = "out/" + s.name;
+  if (const YAML::Node* n = top.find("output")) s.output = ctx.string(*n, "output");
+  return s;
+}
+
+Scenario load_scenario(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ScenarioError(path, 0, "", "is a folder, not a scenario file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path, 0, "", "cannot open scenario file (does it exist?)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ScenarioError(path, 0, "", "cannot read scenario file");
+  return parse_scenario(text.str(), path);
+}
+
+double sweep_value(const ParamSweep& sw, int v, int n) {
+  if (n <= 1) return sw.from;
+  return sw.from + (sw.to - sw.from) * static_cast<double>(v) / static_cast<double>(n - 1);
+}
+
+std::vector<VehicleParams<double>> scenario_vehicle_params(const Scenario& s, int vehicles) {
+  if (s.sweeps.empty()) return {s.params};
+  std::vector<VehicleParams<double>> out(static_cast<size_t>(vehicles), s.params);
+  for (int v = 0; v < vehicles; ++v) {
+    VehicleParams<double>& p = out[static_cast<size_t>(v)];
+    for (const auto& sw : s.sweeps) *vehicle_param_ptr(p, sw.name) = sweep_value(sw, v, vehicles);
+    try {
+      finalize_vehicle_params(p);
+    } catch (const Error& e) {
+      throw ScenarioError(s.path, 0, "vehicle.sweep", "vehicle " + std::to_string(v) + ": " + e.what());
+    }
+  }
+  return out;
+}
+
+long long scenario_step_count(const Scenario& s) {
+  return std::max<long long>(1, std::llround(s.duration / s.step));
+}
+
+}  // namespace fleetdyn

@@ -1,0 +1,135 @@
+// Scenario files: what `fleetdyn run` simulates, as YAML.
+//
+// A scenario is one YAML mapping. Every key is optional except `duration`; unknown keys at any
+// level are errors. Example (scenarios/default.yaml):
+//
+//   name: default               # label; default: the file name without extension
+//   model: strut                # vehicle model; only "strut" exists now
+//   vehicle:
+//     preset: hmmwv             # built-in parameter set (fleetdyn::vehicle_preset_names())
+//     overrides:                # any name of FLEETDYN_VEHICLE_PARAM_FIELDS, within its [min, max]
+//       tire.mu: 0.9
+//     sweep:                    # optional per-vehicle spread: vehicle v of N gets
+//       name: cg_height         #   from + (to - from) * v / (N - 1)   (N = 1: from)
+//       from: 0.6               # a list of such maps sweeps several parameters together;
+//       to: 0.9                 # a swept parameter may not also be overridden
+//   terrain:
+//     type: flat                # flat | plane | hill | heightfield | loop
+//     # every type: mu_scale (default 1), base_height [m] (default 0)
+//     # plane:       slope_deg, bank_deg (|angle| < 80)            surface rises along +x / +y
+//     # hill:        x, y, height [m], radius [m] (> 0, Gaussian sigma; required)
+//     # loop:        x, radius (8), lateral_shift (3.5), track_width (6)   [m]
+//     # heightfield: file (CSV, required), dx, dy (> 0, required), x0, y0 (default 0)
+//     #   The CSV path is relative to the scenario file. One row per y sample (row iy holds the
+//     #   heights at y0 + iy*dy), one column per x sample; rows must all have the same length;
+//     #   blank lines and lines starting with '#' are skipped. Heights are relative to base_height.
+//   initial: {speed: 15.0, x: 0, y: 0, yaw_deg: 0}   # [m/s], [m], [m], [deg]; default all 0
+//   maneuver:                   # open-loop table [t, steer, throttle, brake], linear between rows,
+//     - [0.0, 0.0, 0.2, 0.0]    # held after the last row; times strictly increasing;
+//     - [1.5, 0.4, 0.2, 0.0]    # steer in [-1, 1], throttle and brake in [0, 1]
+//                               # default: one row of zeros (coasting)
+//   vehicles: 64                # [1, 1e8]; default 1
+//   duration: 6.0               # [s] simulated time, (0, 1e6]; REQUIRED
+//   step: 0.001                 # [s] in (0, 0.1]; default strut_default_step() of the vehicle
+//   substeps: 1                 # RK4 substeps per step, [1, 1000]
+//   contact_requery: true       # terrain queried at every RK4 stage
+//   precision: fp64             # fp32 | fp64
+//   backend: auto               # auto | cpu | cuda
+//   cpu_threads: 0              # CPU backend threads, 0 = all hardware threads
+//   output: out/default         # result folder, relative to the working directory;
+//                               # default out/<name>
+//
+// Integer keys accept integral numbers (1e6). Every error is one ScenarioError whose message
+// reads "<file>:<line>: <field>: <what is wrong>", e.g.
+//   scenarios/x.yaml:7: maneuver[2][0]: times must increase (0.5 after 1.0)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "fleetdyn/batch.h"
+#include "fleetdyn/error.h"
+
+namespace fleetdyn {
+
+// A bad scenario: file, 1-based line (0 when the file could not be read) and dotted field.
+class ScenarioError : public Error {
+ public:
+  ScenarioError(std::string file, int line, std::string field, const std::string& what);
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& field() const { return field_; }
+
+ private:
+  std::string file_;
+  int line_;
+  std::string field_;
+};
+
+struct ParamOverride {
+  std::string name;  // FLEETDYN_VEHICLE_PARAM_FIELDS name, e.g. "tire.mu"
+  double value;
+};
+
+struct ParamSweep {
+  std::string name;
+  double from, to;
+};
+
+struct Scenario {
+  std::string path;  // as given (used in messages)
+  std::string text;  // the file's original text (echoed into summary.json)
+
+  std::string name;
+  std::string model = "strut";
+  std::string preset = "hmmwv";
+  std::vector<ParamOverride> overrides;  // file order
+  std::vector<ParamSweep> sweeps;
+  VehicleParams<double> params{};        // preset + overrides, finalized (sweeps not applied)
+
+  std::string terrain_type = "flat";
+  std::string heightfield_file;          // as written in the scenario
+  std::string heightfield_path;          // resolved against the scenario's folder
+  TerrainSpec terrain;                   // ready for the Batch (heightfield loaded)
+  double terrain_slope_deg = 0.0;        // plane: as written (terrain.desc holds radians)
+  double terrain_bank_deg = 0.0;
+
+  InitialCondition initial;              // yaw in radians
+  double initial_yaw_deg = 0.0;
+  Maneuver maneuver;
+
+  int vehicles = 1;
+  double duration = 0.0;                 // [s]
+  double step = 0.0;                     // [s] (filled with the default when not given)
+  bool step_is_default = false;
+  int substeps = 1;
+  bool contact_requery = true;
+  Precision precision = Precision::Fp64;
+  BackendKind backend = BackendKind::Auto;
+  int cpu_threads = 0;
+  std::string output;                    // folder
+
+  std::vector<std::string> warnings;     // e.g. a step beyond the RK4 stability limit
+};
+
+// Reads and validates a scenario file. Throws ScenarioError.
+Scenario load_scenario(const std::string& path);
+// Same from text; `path` is used in messages and to resolve the heightfield file.
+Scenario parse_scenario(const std::string& text, const std::string& path);
+
+// Per-vehicle parameters for `vehicles` vehicles: {params} without sweeps, else one finalized
+// set per vehicle with the swept values. Throws ScenarioError if a swept set is inconsistent.
+std::vector<VehicleParams<double>> scenario_vehicle_params(const Scenario& s, int vehicles);
+// Value of sweep `sw` for vehicle v of n.
+double sweep_value(const ParamSweep& sw, int v, int n);
+
+// Simulated steps: duration / step rounded to the nearest integer (at least 1).
+long long scenario_step_count(const Scenario& s);
+
+// Parsers shared with the command line (throw fleetdyn::Error naming the allowed values).
+BackendKind parse_backend(const std::string& name);
+Precision parse_precision(const std::string& name);
+
+constexpr int kMaxVehicles = 100000000;
+
+}  // namespace fleetdyn
