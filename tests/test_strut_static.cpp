@@ -1,6 +1,7 @@
 // Strut model at rest and in free vertical motion (issue 2 tests 1, 2 and 5).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -108,6 +109,36 @@ TEST(StrutStatic, ParkedOnBankFrictionBalance) {
   // Parked: it stays put (no creep) over 5 s.
   const double moved = std::hypot(end.position[0] - start.position[0], end.position[1] - start.position[1]);
   EXPECT_LT(moved, 1e-3);
+}
+
+// Low-speed tire treatment (section 2): parked with the brakes on a 20 % grade (11.3 deg), the
+// vehicle holds: no creep (< 1 mm over 10 s) and no jitter (speed below 1e-4 m/s throughout the
+// last 5 s), the tires carrying the downhill pull m g sin(grade).
+TEST(StrutStatic, ParkedOnGradeStaysParked) {
+  const VehicleParams<double> p = hmmwv_params();
+  const double grade = std::atan(0.20);
+  TerrainSpec terrain = test::terrain_of(TerrainKind::Plane);
+  terrain.desc.slope = grade;
+  Batch batch({p}, 1, terrain, cpu_options());
+  batch.set_inputs({{0.0, 0.0, 1.0}});
+  batch.step(2000);
+  const VehicleSnapshot start = batch.snapshots()[0];
+  double max_speed = 0.0;
+  for (int k = 0; k < 100; ++k) {
+    batch.step(100);
+    const VehicleSnapshot s = batch.snapshots()[0];
+    if (k >= 50) max_speed = std::max(max_speed, std::sqrt(sq(s.velocity[0]) + sq(s.velocity[1]) + sq(s.velocity[2])));
+  }
+  const VehicleSnapshot end = batch.snapshots()[0];
+  const double moved = std::sqrt(sq(end.position[0] - start.position[0]) + sq(end.position[1] - start.position[1]) +
+                                 sq(end.position[2] - start.position[2]));
+  RecordProperty("parked_creep_10s_m", std::to_string(moved));
+  EXPECT_LT(moved, 1e-3);
+  EXPECT_LT(max_speed, 1e-4);
+  const Vec3<double> n{-std::sin(grade), 0.0, std::cos(grade)};
+  const Vec3<double> total = test::sum_tire_force(batch.diagnostics(0));
+  const double weight = p.total_mass * p.gravity;
+  EXPECT_NEAR(norm(total - dot(total, n) * n), weight * std::sin(grade), 0.005 * weight);
 }
 
 // Test 5b: a bank steeper than friction allows: the vehicle slides down it.
