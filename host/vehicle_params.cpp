@@ -139,6 +139,11 @@ void finalize_vehicle_params(VehicleParams<double>& p) {
     p.brake_torque[i] = front ? p.brake_torque_front : p.brake_torque_rear;
     p.drive_share[i] = 0.5 * (front ? p.front_torque_split : 1.0 - p.front_torque_split);
   }
+  for (int i = 0; i < kCorners; ++i) p.inverse_unsprung_mass[i] = 1.0 / p.unsprung_mass[i];
+  p.inverse_body_mass = 1.0 / p.body_mass;
+  p.inverse_body_inertia = {1.0 / p.body_inertia_xx, 1.0 / p.body_inertia_yy, 1.0 / p.body_inertia_zz};
+  p.inverse_spin_inertia = 1.0 / p.wheel_spin_inertia;
+  p.wheel_lock_rate = 1.0 / p.wheel_lock_time;
   if (!(p.cg_height > p.tire.unloaded_radius * 0.5)) {
     throw Error("vehicle parameters: cg_height (" + std::to_string(p.cg_height) + " m) must exceed half the tire radius");
   }

@@ -104,7 +104,7 @@ FLEETDYN_FN void strut_run_vehicle(const StrutBatchView<T>& b, int v, int steps)
   const int n = b.vehicle_count;
   if (b.status[v] != kStatusRunning) return;
   const VehicleParams<T>& p = b.params[v % b.param_count];
-  T s[kStrutStateSize], before[kStrutStateSize], m[kMetricCount];
+  T s[kStrutStateSize], next[kStrutStateSize], m[kMetricCount];
   for (int j = 0; j < kStrutStateSize; ++j) s[j] = b.state[j * n + v];
   for (int j = 0; j < kMetricCount; ++j) m[j] = b.metrics[j * n + v];
   T origin_x = b.origin[v], origin_y = b.origin[n + v];
@@ -116,16 +116,15 @@ FLEETDYN_FN void strut_run_vehicle(const StrutBatchView<T>& b, int v, int steps)
     const DriverInput<T> input = b.maneuver.table_count > 0
                                      ? maneuver_input(b.maneuver, v, t)
                                      : DriverInput<T>{b.inputs[v], b.inputs[n + v], b.inputs[2 * n + v]};
-    for (int j = 0; j < kStrutStateSize; ++j) before[j] = s[j];
     StrutDiagnostics<T> diag;
-    strut_step(p, b.terrain, origin_x, origin_y, b.integrator, input, s, &diag);
-    if (!strut_state_is_sane(s)) {
-      for (int j = 0; j < kStrutStateSize; ++j) s[j] = before[j];
+    strut_step(p, b.terrain, origin_x, origin_y, b.integrator, input, s, next, &diag);
+    if (!strut_state_is_sane(next)) {  // keep s, the last sane state
       status = kStatusDiverged;
       m[metric::diverged_time] = t;
       break;
     }
-    update_metrics(m, p, before, diag, t, dt);
+    update_metrics(m, p, s, diag, t, dt);
+    for (int j = 0; j < kStrutStateSize; ++j) s[j] = next[j];
     ++count;
     rebase_coordinate(s[strut::kPos], origin_x);
     rebase_coordinate(s[strut::kPos + 1], origin_y);

@@ -261,15 +261,15 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     const T external = drive - rolling_radius * tire.fx;
     const T brake_max = p.brake_torque[i] * input.brake;
     const T resist_max = brake_max + tire.rolling_resistance_torque_max;
-    const T resist = clamp(-external - p.wheel_spin_inertia * spin_rel[i] / p.wheel_lock_time, -resist_max, resist_max);
-    ds[kWheelSpin + i] = (external + resist) / p.wheel_spin_inertia;
+    const T resist = clamp(-external - p.wheel_spin_inertia * p.wheel_lock_rate * spin_rel[i], -resist_max, resist_max);
+    ds[kWheelSpin + i] = (external + resist) * p.inverse_spin_inertia;
     // Inboard brakes and the driveline sit on the chassis: their reactions go to the body.
     const T brake = resist_max > T(0) ? resist * (brake_max / resist_max) : T(0);
     body_torque -= (drive + brake) * axis[i];
     body_torque += tire.mz * contact.normal;  // aligning moment reaches the body through the links
     spin_momentum += (p.wheel_spin_inertia * s[kWheelSpin + i]) * axis[i];
 
-    wheel_accel[i] = (connection + tire_force) * (T(1) / p.unsprung_mass[i]) + gravity;
+    wheel_accel[i] = (connection + tire_force) * p.inverse_unsprung_mass[i] + gravity;
     body_force -= connection;
     body_torque += cross(wheel_rel, -connection);
 
@@ -283,7 +283,7 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
   // The wheels' spin momentum turns with the body: the body supplies omega x H (seed 004, gyroscopic coupling).
   body_torque -= cross(omega, spin_momentum);
 
-  const Vec3<T> chassis_accel = body_force * (T(1) / p.body_mass) + gravity;
+  const Vec3<T> chassis_accel = body_force * p.inverse_body_mass + gravity;
   const Vec3<T> torque_body = mul_transpose(rot, body_torque);
   const Vec3<T> inertia{p.body_inertia_xx, p.body_inertia_yy, p.body_inertia_zz};
   const Vec3<T> momentum_body{inertia.x * omega_body.x, inertia.y * omega_body.y, inertia.z * omega_body.z};
@@ -292,7 +292,8 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
   store3(ds, kPos, chassis_vel);
   store_quat(ds, kQuat, quat_derivative(q, omega_body));
   store3(ds, kVel, chassis_accel);
-  store3(ds, kOmega, Vec3<T>{euler_rhs.x / inertia.x, euler_rhs.y / inertia.y, euler_rhs.z / inertia.z});
+  const Vec3<T> inv_inertia = p.inverse_body_inertia;
+  store3(ds, kOmega, Vec3<T>{euler_rhs.x * inv_inertia.x, euler_rhs.y * inv_inertia.y, euler_rhs.z * inv_inertia.z});
   for (int i = 0; i < kCorners; ++i) {
     store3(ds, kUnsprungPos + 3 * i, load3(s, kUnsprungVel + 3 * i));
     store3(ds, kUnsprungVel + 3 * i, wheel_accel[i] - chassis_accel);
@@ -308,11 +309,14 @@ struct StrutIntegrator {
   bool requery_contact;    // true: terrain queried at every RK4 stage (default); false: once per step
 };
 
-// One outer step: `substeps` classic RK4 steps of the strut ODE, quaternion renormalized after
-// each. `diag`, if given, receives the diagnostics of the first stage (the state at step start).
+// One outer step from `s` into `next` (which may not alias `s`): `substeps` classic RK4 steps
+// of the strut ODE, the quaternion renormalized after each. `diag`, if given, receives the
+// diagnostics of the first stage (the state at step start). Low-storage form: the stage
+// derivative is folded into an accumulator at once, so only four state-sized arrays are live
+// (state, next, stage, derivative) plus the accumulator, which keeps GPU registers in reach.
 template <class T>
 FLEETDYN_FN void strut_step(const VehicleParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
-                            const StrutIntegrator<T>& integ, DriverInput<T> input, T* s,
+                            const StrutIntegrator<T>& integ, DriverInput<T> input, const T* s, T* next,
                             StrutDiagnostics<T>* diag) {
   using namespace strut;
   input = clamped(input);
@@ -331,17 +335,29 @@ FLEETDYN_FN void strut_step(const VehicleParams<T>& p, const TerrainDesc<T>& ter
     env.frozen = &frozen;
   }
   const T h = integ.step / T(integ.substeps);
-  T k1[kStateSize], k2[kStateSize], k3[kStateSize], k4[kStateSize], stage[kStateSize];
+  T rate[kStateSize], sum[kStateSize], stage[kStateSize];
+  for (int j = 0; j < kStateSize; ++j) next[j] = s[j];
   for (int sub = 0; sub < integ.substeps; ++sub) {
-    strut_derivative(p, env, input, s, k1, sub == 0 ? diag : nullptr);
-    for (int j = 0; j < kStateSize; ++j) stage[j] = s[j] + T(0.5) * h * k1[j];
-    strut_derivative(p, env, input, stage, k2, static_cast<StrutDiagnostics<T>*>(nullptr));
-    for (int j = 0; j < kStateSize; ++j) stage[j] = s[j] + T(0.5) * h * k2[j];
-    strut_derivative(p, env, input, stage, k3, static_cast<StrutDiagnostics<T>*>(nullptr));
-    for (int j = 0; j < kStateSize; ++j) stage[j] = s[j] + h * k3[j];
-    strut_derivative(p, env, input, stage, k4, static_cast<StrutDiagnostics<T>*>(nullptr));
-    for (int j = 0; j < kStateSize; ++j) s[j] += (h / T(6)) * (k1[j] + T(2) * (k2[j] + k3[j]) + k4[j]);
-    store_quat(s, kQuat, normalized(load_quat(s, kQuat)));
+    // k1 at the start, then k2, k3 at half steps along k1, k2, and k4 at the full step along k3;
+    // sum = k1 + 2 k2 + 2 k3 + k4.
+    strut_derivative(p, env, input, next, rate, sub == 0 ? diag : nullptr);
+    for (int j = 0; j < kStateSize; ++j) {
+      sum[j] = rate[j];
+      stage[j] = next[j] + T(0.5) * h * rate[j];
+    }
+    strut_derivative(p, env, input, stage, rate, static_cast<StrutDiagnostics<T>*>(nullptr));
+    for (int j = 0; j < kStateSize; ++j) {
+      sum[j] += T(2) * rate[j];
+      stage[j] = next[j] + T(0.5) * h * rate[j];
+    }
+    strut_derivative(p, env, input, stage, rate, static_cast<StrutDiagnostics<T>*>(nullptr));
+    for (int j = 0; j < kStateSize; ++j) {
+      sum[j] += T(2) * rate[j];
+      stage[j] = next[j] + h * rate[j];
+    }
+    strut_derivative(p, env, input, stage, rate, static_cast<StrutDiagnostics<T>*>(nullptr));
+    for (int j = 0; j < kStateSize; ++j) next[j] += (h / T(6)) * (sum[j] + rate[j]);
+    store_quat(next, kQuat, normalized(load_quat(next, kQuat)));
   }
 }
 

@@ -76,6 +76,12 @@ struct VehicleParams {
   T drive_share[kCorners];          // [-] share of the driveline torque per wheel
   T link_damping[kCorners];         // [N s/m] critical damping of the bushing for the reduced mass
   T static_tire_load[kCorners];     // [N]
+  // Reciprocals for the hot path (a multiplication costs a fraction of a division).
+  T inverse_unsprung_mass[kCorners];  // [1/kg]
+  T inverse_body_mass;                // [1/kg]
+  Vec3<T> inverse_body_inertia;       // [1/(kg m^2)] xx, yy, zz
+  T inverse_spin_inertia;             // [1/(kg m^2)]
+  T wheel_lock_rate;                  // [1/s] 1 / wheel_lock_time
 };
 
 // One row per overridable scalar: X(name, member, unit, min, max, description).
