@@ -135,7 +135,7 @@ template <class T>
 FLEETDYN_FN T tire_rolling_radius(const TireParams<T>& p, T fz) {
   const T load = fz > T(0) ? fz : T(0);
   const T r_static = p.unloaded_radius - load / p.vertical_stiffness;
-  return (T(2) * p.unloaded_radius + r_static) / T(3);
+  return (T(2) * p.unloaded_radius + r_static) * T(1.0 / 3.0);
 }
 
 // One TMeasy characteristic curve F(s), s >= 0.
@@ -247,13 +247,18 @@ FLEETDYN_FN void tmeasy_secant_stiffness(const TireParams<T>& p, T fz, T sx, T s
 
   // Slip normalization (Rill): makes the x and y curves comparable so one generalized curve
   // describes combined slip.
+  // Divisions are a large share of this hot path: each divisor is inverted once and reused.
   const T rx = c.x.fm / c.x.df0;  // slip scale of the initial slope, longitudinal
   const T ry = c.y.fm / c.y.df0;  // same, lateral
-  const T shat_x = c.x.sm / (c.x.sm + c.y.sm) + rx / (rx + ry);
-  const T shat_y = c.y.sm / (c.x.sm + c.y.sm) + ry / (rx + ry);
+  const T inv_sm_sum = T(1) / (c.x.sm + c.y.sm);
+  const T inv_r_sum = T(1) / (rx + ry);
+  const T shat_x = c.x.sm * inv_sm_sum + rx * inv_r_sum;
+  const T shat_y = c.y.sm * inv_sm_sum + ry * inv_r_sum;
+  const T inv_shat_x = T(1) / shat_x;
+  const T inv_shat_y = T(1) / shat_y;
 
-  const T nx = sx / shat_x;  // normalized slips
-  const T ny = sy / shat_y;
+  const T nx = sx * inv_shat_x;  // normalized slips
+  const T ny = sy * inv_shat_y;
   const T sn = std::sqrt(nx * nx + ny * ny);
   // Below this the direction of the normalized slip is numerically meaningless; take the pure-slip
   // limits f_x -> dfx0, f_y -> dfy0 (the forces f*s are ~0 there anyway). Rill's normalization
@@ -264,18 +269,19 @@ FLEETDYN_FN void tmeasy_secant_stiffness(const TireParams<T>& p, T fz, T sx, T s
     *fy_secant = c.y.df0;
     return;
   }
-  const T cphi = nx / sn;
-  const T sphi = ny / sn;
+  const T inv_sn = T(1) / sn;
+  const T cphi = nx * inv_sn;
+  const T sphi = ny * inv_sn;
   TmeasyCurve<T> g;  // combined (generalized) curve in the direction phi
   g.df0 = std::sqrt(sq(c.x.df0 * shat_x * cphi) + sq(c.y.df0 * shat_y * sphi));
   g.fm = std::sqrt(sq(c.x.fm * cphi) + sq(c.y.fm * sphi));
-  g.sm = std::sqrt(sq(c.x.sm / shat_x * cphi) + sq(c.y.sm / shat_y * sphi));
+  g.sm = std::sqrt(sq(c.x.sm * inv_shat_x * cphi) + sq(c.y.sm * inv_shat_y * sphi));
   g.fs = std::sqrt(sq(c.x.fs * cphi) + sq(c.y.fs * sphi));
-  g.ss = std::sqrt(sq(c.x.ss / shat_x * cphi) + sq(c.y.ss / shat_y * sphi));
+  g.ss = std::sqrt(sq(c.x.ss * inv_shat_x * cphi) + sq(c.y.ss * inv_shat_y * sphi));
   const T f_over_sn = tmeasy_curve_secant(g, sn);
   // Fx = F cos(phi) = (F / sN) sx / shat_x, so the secant is (F / sN) / shat_x.
-  *fx_secant = f_over_sn / shat_x;
-  *fy_secant = f_over_sn / shat_y;
+  *fx_secant = f_over_sn * inv_shat_x;
+  *fy_secant = f_over_sn * inv_shat_y;
 }
 
 // Steady-state combined-slip forces [N] for the TMeasy slips sx, sy at load fz.
@@ -352,8 +358,9 @@ FLEETDYN_FN TireOutput<T> tmeasy_forces(const TireParams<T>& p, const TireInput<
   const T v_star = r * std::fabs(in.omega) + p.slip_velocity_floor;  // slip reference velocity
   const T vs_x = in.v_long - r * in.omega;  // longitudinal slip velocity of the undeformed tire
   const T vs_y = in.v_lat;                  // lateral slip velocity
-  const T sx = -vs_x / v_star;              // TMeasy longitudinal slip
-  const T sy = -vs_y / v_star;              // TMeasy lateral slip
+  const T inv_v_star = T(1) / v_star;
+  const T sx = -vs_x * inv_v_star;          // TMeasy longitudinal slip
+  const T sy = -vs_y * inv_v_star;          // TMeasy lateral slip
 
   T fx_sec, fy_sec;
   tmeasy_secant_stiffness(p, fz, sx, sy, &fx_sec, &fy_sec);
@@ -363,19 +370,21 @@ FLEETDYN_FN TireOutput<T> tmeasy_forces(const TireParams<T>& p, const TireInput<
   const T den_x = v_star * dx + fx_sec;
   const T den_y = v_star * dy + fy_sec;
   if (den_x > T(0)) {
-    out.defl_long_rate = -(v_star * cx * in.defl_long + fx_sec * vs_x) / den_x;
-    out.fx = fx_sec * (cx * in.defl_long - dx * vs_x) / den_x;
+    const T inv_den_x = T(1) / den_x;
+    out.defl_long_rate = -(v_star * cx * in.defl_long + fx_sec * vs_x) * inv_den_x;
+    out.fx = fx_sec * (cx * in.defl_long - dx * vs_x) * inv_den_x;
   } else {  // no damping and no grip: nothing to transmit, keep the state
     out.defl_long_rate = T(0);
     out.fx = T(0);
   }
   T sy_patch = sy;  // lateral slip the contact patch actually sees
   if (den_y > T(0)) {
-    out.defl_lat_rate = -(v_star * cy * in.defl_lat + fy_sec * vs_y) / den_y;
-    out.fy = fy_sec * (cy * in.defl_lat - dy * vs_y) / den_y;
+    const T inv_den_y = T(1) / den_y;
+    out.defl_lat_rate = -(v_star * cy * in.defl_lat + fy_sec * vs_y) * inv_den_y;
+    out.fy = fy_sec * (cy * in.defl_lat - dy * vs_y) * inv_den_y;
     // s_patch = -(v_y + du/dt)/v* simplifies to (c u - d v_y)/(v* d + f) = Fy / f_y: no 1/v*,
     // so it stays well-behaved at standstill and equals sy in steady state.
-    sy_patch = (cy * in.defl_lat - dy * vs_y) / den_y;
+    sy_patch = (cy * in.defl_lat - dy * vs_y) * inv_den_y;
   } else {
     out.defl_lat_rate = T(0);
     out.fy = T(0);
