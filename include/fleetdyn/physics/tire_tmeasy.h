@@ -276,8 +276,14 @@ FLEETDYN_FN void tmeasy_secant_stiffness(const TireParams<T>& p, T fz, T sx, T s
   g.df0 = std::sqrt(sq(c.x.df0 * shat_x * cphi) + sq(c.y.df0 * shat_y * sphi));
   g.fm = std::sqrt(sq(c.x.fm * cphi) + sq(c.y.fm * sphi));
   g.sm = std::sqrt(sq(c.x.sm * inv_shat_x * cphi) + sq(c.y.sm * inv_shat_y * sphi));
-  g.fs = std::sqrt(sq(c.x.fs * cphi) + sq(c.y.fs * sphi));
-  g.ss = std::sqrt(sq(c.x.ss * inv_shat_x * cphi) + sq(c.y.ss * inv_shat_y * sphi));
+  // The sliding part of the curve matters only past the peak (square roots are costly here).
+  if (sn > g.sm) {
+    g.fs = std::sqrt(sq(c.x.fs * cphi) + sq(c.y.fs * sphi));
+    g.ss = std::sqrt(sq(c.x.ss * inv_shat_x * cphi) + sq(c.y.ss * inv_shat_y * sphi));
+  } else {
+    g.fs = g.fm;
+    g.ss = g.sm;
+  }
   const T f_over_sn = tmeasy_curve_secant(g, sn);
   // Fx = F cos(phi) = (F / sN) sx / shat_x, so the secant is (F / sN) / shat_x.
   *fx_secant = f_over_sn * inv_shat_x;
