@@ -1,0 +1,653 @@
+// `fleetdyn bench`: throughput of the strut model (see host/bench_job.h and bench/README.md).
+//
+// Every configuration (backend, precision, CPU threads, vehicles) steps the same scenario: the
+// HMMWV preset on flat ground at 15 m/s in a steady turn (steer 0.1, throttle 0.15: ~3.3 m/s^2
+// lateral, speed held at ~15 m/s, so all tire forces are nonzero), at strut_default_step() with
+// one RK4 substep and the contact re-queried at every stage. A warm-up doubles the chunk length
+// until one chunk takes min_wall_seconds / 8; then timed chunks (step(k) + synchronize()) repeat
+// until min_wall_seconds have passed (at least 3), and the median chunk rate is reported.
+//
+// The floor of the CUDA kernel (bench/floor.md) is derived here from an instrumented count of
+// the arithmetic of one vehicle-step: the physics is templated on its scalar, so it is run once
+// on a scalar type that counts every operation it performs.
+#include <cmath>
+#include <cstdint>
+
+// ---- operation-counting scalar ----------------------------------------------------------------
+// Declared before the physics headers: they call std::sqrt etc. by qualified name, which binds to
+// the overloads visible where the templates are defined.
+namespace fleetdyn {
+namespace bench_ops {
+
+struct OpCounts {
+  long long add = 0;             // + - (and compound forms)
+  long long mul = 0;             // *
+  long long div = 0;             // /
+  long long sqrt = 0;
+  long long transcendental = 0;  // sin cos tan exp atan2 asin
+  long long compare = 0;         // < <= > >= == != (not floating-point work: branches and selects)
+  long long other = 0;           // fabs floor (bit operations / rounding, not counted as FLOPs)
+};
+
+inline OpCounts& tally() {
+  static OpCounts counts;  // single-threaded use only (the floor is computed once, up front)
+  return counts;
+}
+
+// A double that counts the operations done on it. Trivial, same layout as double, so a parameter
+// struct of doubles can be copied into one of these bytewise.
+struct Counted {
+  double v;
+  Counted() = default;
+  Counted(double x) : v(x) {}  // implicit: literals and integers mix with the scalar in the physics
+  explicit operator double() const { return v; }
+  explicit operator int() const { return static_cast<int>(v); }
+  Counted& operator+=(Counted b) { ++tally().add; v += b.v; return *this; }
+  Counted& operator-=(Counted b) { ++tally().add; v -= b.v; return *this; }
+  Counted& operator*=(Counted b) { ++tally().mul; v *= b.v; return *this; }
+  Counted& operator/=(Counted b) { ++tally().div; v /= b.v; return *this; }
+};
+
+inline Counted operator+(Counted a, Counted b) { ++tally().add; return Counted(a.v + b.v); }
+inline Counted operator-(Counted a, Counted b) { ++tally().add; return Counted(a.v - b.v); }
+inline Counted operator*(Counted a, Counted b) { ++tally().mul; return Counted(a.v * b.v); }
+inline Counted operator/(Counted a, Counted b) { ++tally().div; return Counted(a.v / b.v); }
+inline Counted operator-(Counted a) { return Counted(-a.v); }  // sign flip: free
+inline bool operator<(Counted a, Counted b) { ++tally().compare; return a.v < b.v; }
+inline bool operator<=(Counted a, Counted b) { ++tally().compare; return a.v <= b.v; }
+inline bool operator>(Counted a, Counted b) { ++tally().compare; return a.v > b.v; }
+inline bool operator>=(Counted a, Counted b) { ++tally().compare; return a.v >= b.v; }
+inline bool operator==(Counted a, Counted b) { ++tally().compare; return a.v == b.v; }
+inline bool operator!=(Counted a, Counted b) { ++tally().compare; return a.v != b.v; }
+
+}  // namespace bench_ops
+}  // namespace fleetdyn
+
+namespace std {
+using fleetdyn::bench_ops::Counted;
+inline Counted sqrt(Counted a) { ++fleetdyn::bench_ops::tally().sqrt; return Counted(std::sqrt(a.v)); }
+inline Counted fabs(Counted a) { ++fleetdyn::bench_ops::tally().other; return Counted(std::fabs(a.v)); }
+inline Counted floor(Counted a) { ++fleetdyn::bench_ops::tally().other; return Counted(std::floor(a.v)); }
+inline Counted sin(Counted a) { ++fleetdyn::bench_ops::tally().transcendental; return Counted(std::sin(a.v)); }
+inline Counted cos(Counted a) { ++fleetdyn::bench_ops::tally().transcendental; return Counted(std::cos(a.v)); }
+inline Counted tan(Counted a) { ++fleetdyn::bench_ops::tally().transcendental; return Counted(std::tan(a.v)); }
+inline Counted exp(Counted a) { ++fleetdyn::bench_ops::tally().transcendental; return Counted(std::exp(a.v)); }
+inline Counted asin(Counted a) { ++fleetdyn::bench_ops::tally().transcendental; return Counted(std::asin(a.v)); }
+inline Counted atan2(Counted a, Counted b) {
+  ++fleetdyn::bench_ops::tally().transcendental;
+  return Counted(std::atan2(a.v, b.v));
+}
+}  // namespace std
+
+#include "host/bench_job.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <thread>
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
+
+#include "fleetdyn/batch.h"
+#include "fleetdyn/error.h"
+#include "fleetdyn/physics/strut_batch.h"
+#include "fleetdyn/vehicle.h"
+
+#if defined(__unix__)
+#include <unistd.h>
+#endif
+
+namespace fleetdyn {
+namespace {
+
+using nlohmann::json;
+using bench_ops::Counted;
+using bench_ops::OpCounts;
+
+// ---- the scenario ------------------------------------------------------------------------------
+constexpr double kSpeed = 15.0;     // [m/s] initial forward speed
+constexpr double kSteer = 0.1;      // steady steering input (road-wheel angle 0.1 * max_steer)
+constexpr double kThrottle = 0.15;  // holds ~15 m/s in the turn
+constexpr double kBrake = 0.0;
+
+// ---- the floor's assumptions (bench/floor.md) -----------------------------------------------------
+constexpr double kPeakFp32 = 67.0e12;  // [FLOP/s] H100 SXM, fp32 non-tensor (FMA = 2 FLOP)
+constexpr double kPeakFp64 = 34.0e12;  // [FLOP/s] H100 SXM, fp64 non-tensor
+constexpr double kHbmH100 = 3.35e12;   // [B/s] H100 SXM HBM3
+constexpr double kHbmH200 = 4.8e12;    // [B/s] H200 HBM3e (same SM array, so same FLOP/s)
+constexpr int kFloorSteps = 1000;      // steps per launch of the reference floor
+// Rough FLOP-equivalents of the expensive operations on the GPU (IEEE-accurate, no fast math):
+// division and square root expand to a reciprocal estimate plus Newton/FMA refinement; sin, cos,
+// atan2, asin to range reduction plus a polynomial.
+constexpr double kWeightDiv = 8.0, kWeightSqrt = 8.0, kWeightTranscendental = 30.0;
+
+double flops(const OpCounts& c) {
+  return double(c.add + c.mul + c.div + c.sqrt + c.transcendental);
+}
+double weighted_flops(const OpCounts& c) {
+  return double(c.add + c.mul) + kWeightDiv * double(c.div) + kWeightSqrt * double(c.sqrt) +
+         kWeightTranscendental * double(c.transcendental);
+}
+OpCounts operator-(const OpCounts& a, const OpCounts& b) {
+  OpCounts d;
+  d.add = a.add - b.add;
+  d.mul = a.mul - b.mul;
+  d.div = a.div - b.div;
+  d.sqrt = a.sqrt - b.sqrt;
+  d.transcendental = a.transcendental - b.transcendental;
+  d.compare = a.compare - b.compare;
+  d.other = a.other - b.other;
+  return d;
+}
+json to_json(const OpCounts& c) {
+  return json{{"add", c.add}, {"mul", c.mul}, {"div", c.div}, {"sqrt", c.sqrt}, {"transcendental", c.transcendental},
+              {"compare", c.compare}, {"other", c.other}, {"flop", flops(c)}, {"flop_weighted", weighted_flops(c)}};
+}
+
+// Operation counts of the strut model at a representative state (after 2 s of the maneuver).
+struct OpProfile {
+  OpCounts derivative;  // one strut_derivative (no diagnostics)
+  OpCounts step;        // one outer step inside strut_run_vehicle (4 derivatives + RK4 + checks + metrics)
+  OpCounts launch;      // per call of strut_run_vehicle, independent of the step count
+};
+
+OpProfile count_strut_ops() {
+  const VehicleParams<double> p = hmmwv_params();
+  BatchOptions options;
+  options.backend = BackendKind::Cpu;
+  options.precision = Precision::Fp64;
+  options.step = strut_default_step(p);
+  options.cpu_threads = 1;
+  Batch batch({p}, 1, TerrainSpec{}, options);
+  InitialCondition ic;
+  ic.speed = kSpeed;
+  batch.set_initial_conditions({ic});
+  batch.set_inputs({DriverInput<double>{kSteer, kThrottle, kBrake}});
+  batch.step(static_cast<int>(std::lround(2.0 / options.step)));
+  const std::vector<double> state = batch.state();
+  const std::vector<double> origin = batch.origins();
+
+  static_assert(sizeof(Counted) == sizeof(double) && std::is_trivially_copyable<Counted>::value, "Counted");
+  static_assert(sizeof(VehicleParams<Counted>) == sizeof(VehicleParams<double>), "layout");
+  VehicleParams<Counted> pc;
+  std::memcpy(static_cast<void*>(&pc), static_cast<const void*>(&p), sizeof(pc));
+  const TerrainDesc<Counted> terrain = default_terrain_desc<Counted>();
+
+  OpProfile profile;
+  {
+    Counted s[kStrutStateSize], ds[kStrutStateSize];
+    for (int j = 0; j < kStrutStateSize; ++j) s[j] = state[j];
+    const StrutEnvironment<Counted> env{&terrain, origin[0], origin[1], nullptr};
+    const DriverInput<Counted> input = clamped(DriverInput<Counted>{kSteer, kThrottle, kBrake});
+    bench_ops::tally() = OpCounts{};
+    strut_derivative(pc, env, input, s, ds, static_cast<StrutDiagnostics<Counted>*>(nullptr));
+    profile.derivative = bench_ops::tally();
+  }
+  // strut_run_vehicle with 1 and with 2 steps: the difference is one step, the rest per launch.
+  OpCounts runs[2];
+  for (int steps = 1; steps <= 2; ++steps) {
+    std::vector<Counted> st(state.begin(), state.end()), org(origin.begin(), origin.end());
+    std::vector<Counted> inputs{kSteer, kThrottle, kBrake}, metrics(kMetricCount, Counted(0.0));
+    metrics[metric::first_liftoff_time] = metrics[metric::diverged_time] = Counted(-1.0);
+    int step_count = 0, status = kStatusRunning;
+    StrutBatchView<Counted> view{};
+    view.vehicle_count = 1;
+    view.params = &pc;
+    view.param_count = 1;
+    view.terrain = terrain;
+    view.integrator = StrutIntegrator<Counted>{options.step, 1, true};
+    view.maneuver.table_count = 0;
+    view.state = st.data();
+    view.origin = org.data();
+    view.step_count = &step_count;
+    view.status = &status;
+    view.inputs = inputs.data();
+    view.metrics = metrics.data();
+    bench_ops::tally() = OpCounts{};
+    strut_run_vehicle(view, 0, steps);
+    runs[steps - 1] = bench_ops::tally();
+  }
+  profile.step = runs[1] - runs[0];
+  profile.launch = runs[0] - profile.step;
+  return profile;
+}
+
+// Bytes one thread of the CUDA kernel moves to and from global memory per launch (strut_run_vehicle):
+// state and metrics in and out, origin in and out, the three inputs, step count and status in and out.
+// The parameter struct is read too, from L1/L2 when all vehicles share it (reported separately).
+template <class T>
+double kernel_bytes_per_launch() {
+  return double((2 * kStrutStateSize + 2 * kMetricCount + 2 * 2 + 3) * sizeof(T) + 2 * 2 * sizeof(int));
+}
+
+struct Floor {
+  double compute;           // [vehicle-steps/s] peak FLOP/s / FLOP per vehicle-step
+  double compute_weighted;  // same with the weighted count
+  double memory;            // [vehicle-steps/s] HBM bandwidth / bytes per vehicle-step
+  double floor() const { return std::min(compute, memory); }
+  double floor_weighted() const { return std::min(compute_weighted, memory); }
+};
+
+Floor cuda_floor(const OpProfile& ops, Precision precision, int steps_per_launch, double hbm) {
+  const bool fp32 = precision == Precision::Fp32;
+  const double peak = fp32 ? kPeakFp32 : kPeakFp64;
+  const double bytes = fp32 ? kernel_bytes_per_launch<float>() : kernel_bytes_per_launch<double>();
+  const double s = std::max(1, steps_per_launch);
+  Floor f;
+  f.compute = peak / (flops(ops.step) + flops(ops.launch) / s);
+  f.compute_weighted = peak / (weighted_flops(ops.step) + weighted_flops(ops.launch) / s);
+  f.memory = hbm / (bytes / s);
+  return f;
+}
+
+double hbm_for_device(const std::string& device) {
+  return device.find("H200") != std::string::npos ? kHbmH200 : kHbmH100;
+}
+
+// ---- machine description ------------------------------------------------------------------------
+std::string host_name() {
+#if defined(__unix__)
+  char buf[256] = {};
+  if (gethostname(buf, sizeof(buf) - 1) == 0 && buf[0] != '\0') return buf;
+#endif
+  return "unknown-host";
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const size_t colon = line.find(':');
+      if (colon != std::string::npos) {
+        size_t b = line.find_first_not_of(" \t", colon + 1);
+        return b == std::string::npos ? std::string() : line.substr(b);
+      }
+    }
+  }
+  return "unknown";
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+#if defined(__unix__)
+  gmtime_r(&t, &tm);
+#else
+  tm = *std::gmtime(&t);
+#endif
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// A label usable as a file name: letters, digits, '.', '_' and '-'; anything else becomes '-'.
+std::string file_label(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '_' || c == '-';
+    out += ok ? c : '-';
+  }
+  return out;
+}
+
+// ---- one measurement ----------------------------------------------------------------------------
+struct RunSpec {
+  BackendKind backend;
+  Precision precision;
+  int threads;  // CPU threads (requested); 0 for CUDA
+  int vehicles;
+};
+
+struct RunResult {
+  RunSpec spec;
+  std::string device;
+  double step = 0.0;
+  int steps_per_chunk = 0;
+  int chunks = 0;
+  long long steps_timed = 0;  // outer steps per vehicle over all timed chunks
+  double wall_seconds = 0.0;  // timed chunks only
+  double rate_median = 0.0, rate_min = 0.0, rate_max = 0.0;  // [vehicle-steps/s]
+  int diverged = 0;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+RunResult measure(const RunSpec& spec, const VehicleParams<double>& p, double min_wall_seconds) {
+  BatchOptions options;
+  options.backend = spec.backend;
+  options.precision = spec.precision;
+  options.step = strut_default_step(p);
+  options.substeps = 1;
+  options.requery_contact = true;
+  options.cpu_threads = spec.backend == BackendKind::Cpu ? spec.threads : 0;
+  Batch batch({p}, spec.vehicles, TerrainSpec{}, options);
+  InitialCondition ic;
+  ic.speed = kSpeed;
+  batch.set_initial_conditions({ic});
+  batch.set_inputs({DriverInput<double>{kSteer, kThrottle, kBrake}});
+
+  using clock = std::chrono::steady_clock;
+  const auto chunk = [&batch](int steps) {
+    const auto t0 = clock::now();
+    batch.step(steps);
+    batch.synchronize();
+    return std::chrono::duration<double>(clock::now() - t0).count();
+  };
+
+  // Warm-up and calibration: grow the chunk until it takes at least an eighth of the budget.
+  const double target = min_wall_seconds / 8.0;
+  constexpr int kMaxChunk = 1 << 24;
+  int k = 1;
+  for (;;) {
+    const double t = chunk(k);
+    if (t >= target || k >= kMaxChunk) break;
+    const double grow = t > 0.0 ? std::clamp(1.25 * target / t, 2.0, 16.0) : 16.0;
+    k = static_cast<int>(std::min<double>(kMaxChunk, std::ceil(k * grow)));
+  }
+
+  RunResult r;
+  r.spec = spec;
+  r.device = batch.device_name();
+  r.step = options.step;
+  r.steps_per_chunk = k;
+  std::vector<double> rates;
+  while (r.wall_seconds < min_wall_seconds || rates.size() < 3) {
+    const double t = chunk(k);
+    r.wall_seconds += t;
+    r.steps_timed += k;
+    rates.push_back(double(spec.vehicles) * k / t);
+    if (rates.size() >= 100000) break;
+  }
+  r.chunks = static_cast<int>(rates.size());
+  r.rate_median = median(rates);
+  r.rate_min = *std::min_element(rates.begin(), rates.end());
+  r.rate_max = *std::max_element(rates.begin(), rates.end());
+  for (int s : batch.status()) r.diverged += s != kStatusRunning;
+  return r;
+}
+
+std::string fmt(double v, int precision = 3) {
+  std::ostringstream os;
+  os << std::setprecision(precision) << v;
+  return os.str();
+}
+
+std::string fmt_rate(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.3e", v);
+  return buf;
+}
+
+}  // namespace
+
+int run_bench_job(const BenchConfig& config, std::ostream& log) {
+  // ---- validate -----------------------------------------------------------------------------
+  bool want_cpu = false, want_cuda = false;
+  for (const std::string& b : config.backends) {
+    if (b == "cpu") want_cpu = true;
+    else if (b == "cuda") want_cuda = true;
+    else {
+      log << "fleetdyn bench: unknown backend '" << b << "' (known: cpu, cuda)\n";
+      return 2;
+    }
+  }
+  std::vector<Precision> precisions;
+  for (const std::string& s : config.precisions) {
+    if (s == "fp32") precisions.push_back(Precision::Fp32);
+    else if (s == "fp64") precisions.push_back(Precision::Fp64);
+    else {
+      log << "fleetdyn bench: unknown precision '" << s << "' (known: fp32, fp64)\n";
+      return 2;
+    }
+  }
+  if (config.backends.empty() || precisions.empty() || config.sizes.empty()) {
+    log << "fleetdyn bench: nothing to measure (empty list of backends, precisions or sizes)\n";
+    return 2;
+  }
+  for (int n : config.sizes) {
+    if (n < 1) {
+      log << "fleetdyn bench: vehicle count must be at least 1, got " << n << "\n";
+      return 2;
+    }
+  }
+  const int hardware = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  std::vector<int> threads;
+  for (int t : config.cpu_threads) {
+    if (t < 0) {
+      log << "fleetdyn bench: CPU thread count must be >= 0 (0 = all hardware threads), got " << t << "\n";
+      return 2;
+    }
+    threads.push_back(t == 0 ? hardware : t);
+  }
+  if (want_cpu && threads.empty()) {
+    log << "fleetdyn bench: backend 'cpu' needs at least one CPU thread count\n";
+    return 2;
+  }
+  if (!(config.min_wall_seconds > 0.0) || !std::isfinite(config.min_wall_seconds)) {
+    log << "fleetdyn bench: min_wall_seconds must be positive, got " << config.min_wall_seconds << "\n";
+    return 2;
+  }
+  const std::string host = host_name();
+  const std::string machine = file_label(config.machine.empty() ? host : config.machine);
+  if (machine.empty()) {
+    log << "fleetdyn bench: empty machine label\n";
+    return 2;
+  }
+
+  // ---- plan -----------------------------------------------------------------------------------
+  std::string cuda_why;
+  const bool cuda = cuda_available(&cuda_why);
+  std::vector<RunSpec> plan;
+  if (want_cpu) {
+    for (Precision prec : precisions)
+      for (int t : threads)
+        for (int n : config.sizes) plan.push_back({BackendKind::Cpu, prec, t, n});
+  }
+  std::vector<int> cuda_sizes = config.sizes;
+  if (config.sizes == BenchConfig{}.sizes) cuda_sizes.push_back(1000000);
+  if (want_cuda && cuda) {
+    for (Precision prec : precisions)
+      for (int n : cuda_sizes) plan.push_back({BackendKind::Cuda, prec, 0, n});
+  }
+
+  const VehicleParams<double> params = hmmwv_params();
+  const double step = strut_default_step(params);
+  const std::string cpu = cpu_model();
+
+  json doc;
+  doc["schema"] = "fleetdyn-bench-strut/1";
+  doc["machine"] = machine;
+  doc["host"] = host;
+  doc["cpu_model"] = cpu;
+  doc["cpu_logical_cores"] = hardware;
+  doc["date"] = utc_now();
+#if defined(FLEETDYN_VERSION)
+  doc["fleetdyn"]["version"] = FLEETDYN_VERSION;
+#endif
+#if defined(FLEETDYN_HAS_CUDA)
+  doc["fleetdyn"]["cuda_built"] = true;
+#else
+  doc["fleetdyn"]["cuda_built"] = false;
+#endif
+#if defined(NDEBUG)
+  doc["fleetdyn"]["optimized"] = true;
+#else
+  doc["fleetdyn"]["optimized"] = false;
+#endif
+#if defined(__VERSION__)
+  doc["fleetdyn"]["compiler"] = __VERSION__;
+#endif
+  doc["cuda"] = {{"available", cuda}, {cuda ? "device" : "reason", cuda_why}};
+  doc["scenario"] = {{"model", "strut"},
+                     {"vehicle", "hmmwv"},
+                     {"terrain", "flat"},
+                     {"initial_speed_mps", kSpeed},
+                     {"steer", kSteer},
+                     {"throttle", kThrottle},
+                     {"brake", kBrake},
+                     {"step_s", step},
+                     {"substeps", 1},
+                     {"requery_contact", true}};
+  doc["method"] = {{"min_wall_seconds", config.min_wall_seconds},
+                   {"warmup", "chunk length doubled until one chunk (step(k) + synchronize) takes min_wall_seconds/8"},
+                   {"statistic", "median over timed chunks (at least 3, until min_wall_seconds)"}};
+
+  // ---- floor ----------------------------------------------------------------------------------
+  OpProfile ops;
+  try {
+    ops = count_strut_ops();
+  } catch (const std::exception& e) {
+    log << "fleetdyn bench: operation count failed: " << e.what() << "\n";
+    return 1;
+  }
+  {
+    json f;
+    f["method"] = "instrumented: the templated physics run on a counting scalar (source-level operations, "
+                  "one step of strut_run_vehicle at the state after 2 s of the scenario)";
+    f["ops_per_derivative"] = to_json(ops.derivative);
+    f["ops_per_vehicle_step"] = to_json(ops.step);
+    f["ops_per_launch"] = to_json(ops.launch);
+    f["flop_weights"] = {{"add", 1}, {"mul", 1}, {"div", kWeightDiv}, {"sqrt", kWeightSqrt},
+                         {"transcendental", kWeightTranscendental}};
+    f["assumed_device"] = "NVIDIA H100 SXM (H200: same FLOP/s, 4.8 TB/s)";
+    f["peak_flop_per_s"] = {{"fp32", kPeakFp32}, {"fp64", kPeakFp64}};
+    f["hbm_bytes_per_s"] = kHbmH100;
+    f["kernel_bytes_per_vehicle_per_launch"] = {{"fp32", kernel_bytes_per_launch<float>()},
+                                                {"fp64", kernel_bytes_per_launch<double>()}};
+    f["params_bytes"] = {{"fp32", sizeof(VehicleParams<float>)}, {"fp64", sizeof(VehicleParams<double>)}};
+    f["steps_per_launch"] = kFloorSteps;
+    for (Precision prec : {Precision::Fp32, Precision::Fp64}) {
+      const Floor fl = cuda_floor(ops, prec, kFloorSteps, kHbmH100);
+      f[precision_name(prec)] = {{"compute_floor_vehicle_steps_per_s", fl.compute},
+                                 {"compute_floor_weighted_vehicle_steps_per_s", fl.compute_weighted},
+                                 {"memory_floor_vehicle_steps_per_s", fl.memory},
+                                 {"floor_vehicle_steps_per_s", fl.floor()},
+                                 {"floor_sim_vehicle_seconds_per_wall_s", fl.floor() * step},
+                                 {"floor_weighted_vehicle_steps_per_s", fl.floor_weighted()},
+                                 {"floor_weighted_sim_vehicle_seconds_per_wall_s", fl.floor_weighted() * step}};
+    }
+    doc["floor"] = f;
+  }
+
+  // ---- run ------------------------------------------------------------------------------------
+  if (!config.quiet) {
+    log << "fleetdyn bench: strut model, HMMWV, flat ground, " << kSpeed << " m/s, steer " << kSteer << ", throttle "
+        << kThrottle << ", step " << step * 1e3 << " ms, 1 substep, contact re-query on\n"
+        << "machine " << machine << " (host " << host << "), " << cpu << ", " << hardware << " logical CPUs; CUDA: "
+        << cuda_why << "\n"
+        << "floor (H100 SXM: " << kPeakFp32 / 1e12 << "/" << kPeakFp64 / 1e12 << " TFLOP/s fp32/fp64, "
+        << kHbmH100 / 1e12 << " TB/s): " << flops(ops.step) << " FLOP per vehicle-step ("
+        << flops(ops.derivative) << " per derivative; weighted " << weighted_flops(ops.step) << "), "
+        << kernel_bytes_per_launch<float>() << "/" << kernel_bytes_per_launch<double>()
+        << " B per vehicle per launch (fp32/fp64)\n";
+  }
+  if (want_cuda && !cuda) log << "fleetdyn bench: cuda skipped: " << cuda_why << "\n";
+  log << std::left << std::setw(8) << "backend" << std::setw(6) << "prec" << std::right << std::setw(4) << "thr"
+      << std::setw(9) << "vehicles" << std::setw(9) << "steps/ch" << std::setw(7) << "chunks" << std::setw(13)
+      << "veh-steps/s" << std::setw(12) << "sim-s/s" << std::setw(14) << "sim-s/s/core" << std::setw(10) << "/floor"
+      << "\n";
+
+  json results = json::array();
+  json failures = json::array();
+  for (const RunSpec& spec : plan) {
+    RunResult r;
+    try {
+      r = measure(spec, params, config.min_wall_seconds);
+    } catch (const std::exception& e) {
+      log << "fleetdyn bench: " << backend_name(spec.backend) << " " << precision_name(spec.precision) << " "
+          << spec.vehicles << " vehicles failed: " << e.what() << "\n";
+      failures.push_back(json{{"backend", backend_name(spec.backend)},
+                          {"precision", precision_name(spec.precision)},
+                          {"threads", spec.threads},
+                          {"vehicles", spec.vehicles},
+                          {"error", e.what()}});
+      continue;
+    }
+    const bool is_cpu = spec.backend == BackendKind::Cpu;
+    const double sim = r.rate_median * r.step;
+    json e = {{"model", "strut"},
+              {"backend", backend_name(spec.backend)},
+              {"precision", precision_name(spec.precision)},
+              {"device", r.device},
+              {"vehicles", spec.vehicles},
+              {"step_s", r.step},
+              {"substeps", 1},
+              {"steps_per_chunk", r.steps_per_chunk},
+              {"chunks", r.chunks},
+              {"steps_timed", r.steps_timed},
+              {"wall_seconds", r.wall_seconds},
+              {"vehicle_steps_per_s", r.rate_median},
+              {"vehicle_steps_per_s_min", r.rate_min},
+              {"vehicle_steps_per_s_max", r.rate_max},
+              {"sim_vehicle_seconds_per_wall_s", sim},
+              {"gflop_per_s", r.rate_median * flops(ops.step) * 1e-9},
+              {"diverged_vehicles", r.diverged}};
+    std::string per_core = "", ratio = "";
+    if (is_cpu) {
+      e["threads"] = spec.threads;
+      e["vehicle_steps_per_s_per_core"] = r.rate_median / spec.threads;
+      e["sim_vehicle_seconds_per_wall_s_per_core"] = sim / spec.threads;
+      per_core = fmt_rate(sim / spec.threads);
+    } else {
+      const double hbm = hbm_for_device(r.device);
+      const Floor fl = cuda_floor(ops, spec.precision, r.steps_per_chunk, hbm);
+      e["floor"] = {{"steps_per_launch", r.steps_per_chunk},
+                    {"hbm_bytes_per_s", hbm},
+                    {"compute_floor_vehicle_steps_per_s", fl.compute},
+                    {"memory_floor_vehicle_steps_per_s", fl.memory},
+                    {"floor_vehicle_steps_per_s", fl.floor()},
+                    {"floor_weighted_vehicle_steps_per_s", fl.floor_weighted()}};
+      e["ratio_to_floor"] = r.rate_median / fl.floor();
+      e["ratio_to_floor_weighted"] = r.rate_median / fl.floor_weighted();
+      ratio = fmt(r.rate_median / fl.floor());
+    }
+    results.push_back(e);
+    log << std::left << std::setw(8) << backend_name(spec.backend) << std::setw(6) << precision_name(spec.precision)
+        << std::right << std::setw(4) << (is_cpu ? std::to_string(spec.threads) : std::string("-")) << std::setw(9)
+        << spec.vehicles << std::setw(9) << r.steps_per_chunk << std::setw(7) << r.chunks << std::setw(13)
+        << fmt_rate(r.rate_median) << std::setw(12) << fmt_rate(sim) << std::setw(14) << per_core << std::setw(10)
+        << ratio << "\n";
+    if (r.diverged > 0) {
+      log << "  warning: " << r.diverged << " vehicle(s) diverged and stopped stepping; the rate above is inflated\n";
+    }
+    log.flush();
+  }
+  doc["results"] = results;
+  if (!failures.empty()) doc["failures"] = failures;
+  if (want_cuda && !cuda) doc["skipped"] = json::array({json{{"backend", "cuda"}, {"reason", cuda_why}}});
+
+  // ---- write ----------------------------------------------------------------------------------
+  const std::filesystem::path dir(config.out_dir.empty() ? std::string(".") : config.out_dir);
+  const std::filesystem::path path = dir / (machine + "-strut.json");
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::ofstream out(path);
+  if (!out) {
+    log << "fleetdyn bench: cannot write " << path.string() << "\n";
+    return 1;
+  }
+  out << doc.dump(2) << "\n";
+  out.close();
+  if (!out) {
+    log << "fleetdyn bench: error writing " << path.string() << "\n";
+    return 1;
+  }
+  log << "wrote " << path.string() << "\n";
+  return failures.empty() ? 0 : 1;
+}
+
+}  // namespace fleetdyn
