@@ -32,6 +32,7 @@
 #include "fleetdyn/vehicle.h"
 #if defined(FLEETDYN_BENCH_HAS_JOB)
 #include "host/bench_job.h"
+#include "host/machine_info.h"
 #endif
 
 namespace {
@@ -184,20 +185,6 @@ void register_benchmarks() {
   benchmark::RegisterBenchmark("strut_step/fp64", bm_step<double>);
 }
 
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const size_t colon = line.find(':');
-      if (colon != std::string::npos) {
-        const size_t b = line.find_first_not_of(" \t", colon + 1);
-        return b == std::string::npos ? std::string() : line.substr(b);
-      }
-    }
-  }
-  return "unknown";
-}
 
 void usage() {
   std::fprintf(stderr,

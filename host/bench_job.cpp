@@ -80,6 +80,7 @@ inline Counted atan2(Counted a, Counted b) {
 }  // namespace std
 
 #include "host/bench_job.h"
+#include "host/machine_info.h"
 
 #include <algorithm>
 #include <chrono>
@@ -261,20 +262,6 @@ std::string host_name() {
   return "unknown-host";
 }
 
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const size_t colon = line.find(':');
-      if (colon != std::string::npos) {
-        size_t b = line.find_first_not_of(" \t", colon + 1);
-        return b == std::string::npos ? std::string() : line.substr(b);
-      }
-    }
-  }
-  return "unknown";
-}
 
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
