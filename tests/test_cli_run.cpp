@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "fleetdyn/physics/metrics.h"
+#include "fleetdyn/vehicle.h"
+#include "host/params_job.h"
 #include "host/progress.h"
 #include "host/run_job.h"
 
@@ -285,6 +287,30 @@ TEST(Progress, Formatting) {
   const std::string line = format_progress_line(0.5, 3.0, 6.0, 1.5e6, 4.0);
   EXPECT_EQ(line, "[############............]  50%  t 3.00/6.00 s  1.50M veh-steps/s  ETA 4s");
   EXPECT_TRUE(contains(format_progress_line(0.0, 0.0, 6.0, -1.0, -1.0), "ETA --"));
+}
+
+// `fleetdyn params`: every overridable parameter appears once, with the preset's value; an
+// unknown preset is bad input.
+TEST(ParamsCommand, ListsEveryOverridableParameterWithItsPresetValue) {
+  std::ostringstream out, err;
+  ASSERT_EQ(params_command("hmmwv", out, err), kExitOk);
+  const std::string text = out.str();
+  const VehicleParams<double> p = hmmwv_params();
+  for (const auto& f : vehicle_param_fields()) {
+    const std::string name = f.name;
+    const size_t at = text.find("\n" + name + " ");
+    ASSERT_NE(at, std::string::npos) << name;
+    // The value is the last token before the range "[min, max]" (units may be two words).
+    const std::string row = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+    const std::string before_range = row.substr(0, row.find('['));
+    const size_t end = before_range.find_last_not_of(' ');
+    const size_t begin = before_range.find_last_of(' ', end) + 1;
+    const double value = std::stod(before_range.substr(begin, end - begin + 1));
+    EXPECT_NEAR(value, vehicle_param(p, name), 1e-5 * std::fabs(vehicle_param(p, name)) + 1e-12) << name;
+  }
+  std::ostringstream out2, err2;
+  EXPECT_EQ(params_command("tank", out2, err2), kExitBadInput);
+  EXPECT_NE(err2.str().find("unknown vehicle preset 'tank'"), std::string::npos);
 }
 
 }  // namespace

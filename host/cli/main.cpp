@@ -3,6 +3,7 @@
 //                [--precision fp32|fp64] [--threads N] [--quiet]
 //   fleetdyn bench [--sizes 1,100,...] [--backends cpu,cuda] [--precisions fp32,fp64]
 //                  [--threads 1,2] [--min-time S] [--out DIR] [--machine NAME] [--quiet]
+//   fleetdyn params [--preset NAME]
 //   fleetdyn --version
 // Exit codes: 0 ok, 1 runtime failure, 2 bad input (scenario or command line).
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "host/bench_job.h"
+#include "host/params_job.h"
 #include "host/run_job.h"
 
 int main(int argc, char** argv) {
@@ -58,6 +60,12 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--machine", bench.machine, "Machine label for the result file (default: the host name)");
   bench_cmd->add_flag("--quiet,-q", bench.quiet, "Print less");
 
+  // ---- params --------------------------------------------------------------------------------
+  std::string params_preset = "hmmwv";
+  CLI::App* params_cmd =
+      app.add_subcommand("params", "List the vehicle parameters a scenario can override or sweep, with units and ranges");
+  params_cmd->add_option("--preset", params_preset, "Preset whose values to show")->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -74,6 +82,7 @@ int main(int argc, char** argv) {
     run.progress = ::isatty(STDERR_FILENO) != 0;
     return run_command(run, std::cout, std::cerr);
   }
+  if (*params_cmd) return params_command(params_preset, std::cout, std::cerr);
   if (*bench_cmd) {
 #if defined(FLEETDYN_HAVE_BENCH_JOB) && FLEETDYN_HAVE_BENCH_JOB
     return run_bench_job(bench, std::cout);

@@ -1,0 +1,13 @@
+// `fleetdyn params [--preset NAME]`: the overridable vehicle parameters (the names a scenario's
+// `overrides` and `sweep` accept), with unit, the preset's value, allowed range and meaning.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+namespace fleetdyn {
+
+// Prints the table to `out`; an unknown preset prints one line to `err` and returns 2.
+int params_command(const std::string& preset, std::ostream& out, std::ostream& err);
+
+}  // namespace fleetdyn
