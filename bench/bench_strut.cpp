@@ -30,9 +30,9 @@
 #include "fleetdyn/batch.h"
 #include "fleetdyn/physics/strut_model.h"
 #include "fleetdyn/vehicle.h"
+#include "host/machine_info.h"
 #if defined(FLEETDYN_BENCH_HAS_JOB)
 #include "host/bench_job.h"
-#include "host/machine_info.h"
 #endif
 
 namespace {
@@ -184,7 +184,6 @@ void register_benchmarks() {
   benchmark::RegisterBenchmark("strut_step/fp32", bm_step<float>);
   benchmark::RegisterBenchmark("strut_step/fp64", bm_step<double>);
 }
-
 
 void usage() {
   std::fprintf(stderr,

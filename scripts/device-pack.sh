@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Build the programs a GPU session runs on the lent device machine (which has nvcc but none of the
+# Debian libraries): compiled here for sm_90 (H100/H200), then packed with the shared libraries
+# they need by ../shared/tools/device-pack into .device/ (git-ignored). On the device machine,
+# with `.device` in the run's carry:   scripts/gpu-check.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pack_tool=${DEVICE_PACK:-../shared/tools/device-pack}
+[ -x "$pack_tool" ] || { echo "device-pack.sh: $pack_tool not found (set DEVICE_PACK)" >&2; exit 2; }
+scripts/install-deps.sh
+cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLEETDYN_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90
+cmake --build build-device -j "$(nproc 2>/dev/null || echo 2)"
+"$pack_tool" .device build-device/fleetdyn build-device/bench/fleetdyn_bench \
+  build-device/tests/test_backend_parity build-device/tests/test_strut_static build-device/tests/test_strut_dynamics \
+  build-device/tests/test_strut_energy build-device/tests/test_strut_integrator
