@@ -117,8 +117,8 @@ void bm_derivative(benchmark::State& state) {
   const WarmState& w = warm_state();
   T s[kStrutStateSize], ds[kStrutStateSize];
   for (int j = 0; j < kStrutStateSize; ++j) s[j] = T(w.s[j]);
-  const StrutEnvironment<T> env{&terrain, T(w.origin_x), T(w.origin_y), nullptr};
   const DriverInput<T> input = clamped(DriverInput<T>{T(kSteer), T(kThrottle), T(0)});
+  const StrutEnvironment<T> env(p, &terrain, T(w.origin_x), T(w.origin_y), input);
   T* sp = s;
   T* dsp = ds;
   for (auto _ : state) {

@@ -409,8 +409,8 @@ StrutDiagnostics<double> Batch::diagnostics(int vehicle) {
   std::vector<int> counts;
   b.typed->read(&s, &o, nullptr, nullptr, &counts);
   const std::vector<double> col = vehicle_column(s, b.vehicle_count, vehicle, kStrutStateSize);
-  const StrutEnvironment<double> env{&b.terrain.desc, o[vehicle], o[b.vehicle_count + vehicle], nullptr};
   const DriverInput<double> input = clamped(b.typed->current_input(vehicle, counts[vehicle] * b.options.step));
+  const StrutEnvironment<double> env(b.params_of(vehicle), &b.terrain.desc, o[vehicle], o[b.vehicle_count + vehicle], input);
   double ds[kStrutStateSize];
   StrutDiagnostics<double> diag{};
   strut_derivative(b.params_of(vehicle), env, input, col.data(), ds, &diag);

@@ -186,8 +186,8 @@ OpProfile count_strut_ops() {
   {
     Counted s[kStrutStateSize], ds[kStrutStateSize];
     for (int j = 0; j < kStrutStateSize; ++j) s[j] = state[j];
-    const StrutEnvironment<Counted> env{&terrain, origin[0], origin[1], nullptr};
     const DriverInput<Counted> input = clamped(DriverInput<Counted>{kSteer, kThrottle, kBrake});
+    const StrutEnvironment<Counted> env(pc, &terrain, origin[0], origin[1], input);
     bench_ops::tally() = OpCounts{};
     strut_derivative(pc, env, input, s, ds, static_cast<StrutDiagnostics<Counted>*>(nullptr));
     profile.derivative = bench_ops::tally();

@@ -18,7 +18,7 @@ namespace {
 std::vector<std::complex<double>> linearized_eigenvalues(const VehicleParams<double>& p, const TerrainDesc<double>& terrain,
                                                          const double* state, DriverInput<double> input) {
   constexpr int n = kStrutStateSize;
-  const StrutEnvironment<double> env{&terrain, 0.0, 0.0, nullptr};
+  const StrutEnvironment<double> env(p, &terrain, 0.0, 0.0, input);
   Eigen::MatrixXd jacobian(n, n);
   double plus[n], minus[n], f_plus[n], f_minus[n];
   for (int j = 0; j < n; ++j) {

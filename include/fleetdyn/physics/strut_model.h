@@ -73,12 +73,22 @@ struct FrozenContact {
   T mu_scale[kCorners];
 };
 
-// What the model knows about where it is in the world for one evaluation.
+// What the model knows, for one step, about where it is and what the driver does that does not
+// change within the step: the terrain, the vehicle's origin, the contact mode, and the front
+// wheels' spin axis for the step's steering input (one sin/cos per step, not per evaluation).
 template <class T>
 struct StrutEnvironment {
   const TerrainDesc<T>* terrain;
   T origin_x, origin_y;                 // [m] the vehicle's local origin
   const FrozenContact<T>* frozen;       // null: query the terrain at every evaluation (default)
+  Vec3<T> front_axis_body;              // [-] front wheels' spin axis in the body frame
+
+  FLEETDYN_HD StrutEnvironment(const VehicleParams<T>& p, const TerrainDesc<T>* terrain_, T origin_x_, T origin_y_,
+                               DriverInput<T> input, const FrozenContact<T>* frozen_ = nullptr)
+      : terrain(terrain_), origin_x(origin_x_), origin_y(origin_y_), frozen(frozen_) {
+    const T angle = road_wheel_angle(p, clamped(input).steer, 0);
+    front_axis_body = Vec3<T>{-std::sin(angle), std::cos(angle), T(0)};
+  }
 };
 
 // By-products of one derivative evaluation, for metrics and tests.
@@ -152,11 +162,10 @@ FLEETDYN_FN T strut_spring_energy(const VehicleParams<T>& p, int corner, T compr
 }
 
 // Unit wheel spin axes (world) of the four corners: body lateral, the front ones turned about
-// body z by the steer angle (one sin/cos per evaluation; the rear wheels don't steer).
+// body z by the steer angle (the rear wheels don't steer).
 template <class T>
-FLEETDYN_FN void wheel_axes(const VehicleParams<T>& p, const Mat3<T>& rot, T steer_input, Vec3<T>* axis) {
-  const T front_angle = road_wheel_angle(p, steer_input, 0);
-  const Vec3<T> front = rot * Vec3<T>{-std::sin(front_angle), std::cos(front_angle), T(0)};
+FLEETDYN_FN void wheel_axes(const StrutEnvironment<T>& env, const Mat3<T>& rot, Vec3<T>* axis) {
+  const Vec3<T> front = rot * env.front_axis_body;
   const Vec3<T> rear = rot.col(1);
   for (int i = 0; i < kCorners; ++i) axis[i] = i < 2 ? front : rear;
 }
@@ -190,7 +199,7 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
   Vec3<T> axis[kCorners];
   T spin_rel[kCorners];
   T mean_spin = T(0);
-  wheel_axes(p, rot, input.steer, axis);
+  wheel_axes(env, rot, axis);
   for (int i = 0; i < kCorners; ++i) {
     spin_rel[i] = s[kWheelSpin + i] - dot(axis[i], omega);
     mean_spin += p.drive_share[i] * spin_rel[i];
@@ -321,7 +330,7 @@ FLEETDYN_FN void strut_step(const VehicleParams<T>& p, const TerrainDesc<T>& ter
   using namespace strut;
   input = clamped(input);
   FrozenContact<T> frozen;
-  StrutEnvironment<T> env{&terrain, origin_x, origin_y, nullptr};
+  StrutEnvironment<T> env(p, &terrain, origin_x, origin_y, input);
   if (!integ.requery_contact) {
     // Once-per-step query at the wheel (seed 004's default-off mode), then the tangent plane.
     const Vec3<T> chassis_pos = load3(s, kPos);
