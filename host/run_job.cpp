@@ -295,22 +295,20 @@ int run_impl(const RunOptions& opt, std::ostream& out, std::ostream& err) {
     s.vehicles = *opt.vehicles;
     cli["vehicles"] = s.vehicles;
   }
-  try {
-    if (opt.backend) {
-      s.backend = parse_backend(*opt.backend);
-      cli["backend"] = *opt.backend;
+  // --backend and --precision: parse the value into the scenario, or report the bad value.
+  const auto apply_choice = [&](const std::optional<std::string>& value, const char* flag, auto parse, auto& target) {
+    if (!value) return true;
+    try {
+      target = parse(*value);
+    } catch (const Error& e) {
+      err << "fleetdyn run: " << flag << ": " << e.what() << "\n";
+      return false;
     }
-  } catch (const Error& e) {
-    err << "fleetdyn run: --backend: " << e.what() << "\n";
-    return kExitBadInput;
-  }
-  try {
-    if (opt.precision) {
-      s.precision = parse_precision(*opt.precision);
-      cli["precision"] = *opt.precision;
-    }
-  } catch (const Error& e) {
-    err << "fleetdyn run: --precision: " << e.what() << "\n";
+    cli[flag + 2] = *value;  // the JSON key is the flag without its dashes
+    return true;
+  };
+  if (!apply_choice(opt.backend, "--backend", parse_backend, s.backend) ||
+      !apply_choice(opt.precision, "--precision", parse_precision, s.precision)) {
     return kExitBadInput;
   }
   if (opt.cpu_threads) {
