@@ -10,6 +10,20 @@ namespace {
 
 template <class T>
 class CpuEngine final : public Engine<T> {
+  // Worker w steps the w-th contiguous slice of the vehicles.
+  struct Slices {
+    const StrutBatchView<T>* view;
+    int steps;
+    int workers;
+  };
+  static void run_slice(void* context, int worker) {
+    const Slices& s = *static_cast<const Slices*>(context);
+    const int n = s.view->vehicle_count;
+    const int begin = static_cast<int>(static_cast<long long>(n) * worker / s.workers);
+    const int end = static_cast<int>(static_cast<long long>(n) * (worker + 1) / s.workers);
+    for (int v = begin; v < end; ++v) strut_run_vehicle(*s.view, v, s.steps);
+  }
+
  public:
   explicit CpuEngine(int threads)
       : pool_(threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))) {}
@@ -25,11 +39,8 @@ class CpuEngine final : public Engine<T> {
       for (int v = 0; v < n; ++v) strut_run_vehicle(view, v, steps);
       return;
     }
-    pool_.run([&](int worker) {
-      const int begin = static_cast<int>(static_cast<long long>(n) * worker / workers);
-      const int end = static_cast<int>(static_cast<long long>(n) * (worker + 1) / workers);
-      for (int v = begin; v < end; ++v) strut_run_vehicle(view, v, steps);
-    });
+    Slices slices{&view, steps, workers};
+    pool_.run(&run_slice, &slices);
   }
 
   void download(BatchStorage<T>&) override {}

@@ -15,36 +15,40 @@ ThreadPool::~ThreadPool() {
   for (auto& w : workers_) w.join();
 }
 
-void ThreadPool::run(const std::function<void(int)>& task) {
+void ThreadPool::run(Task task, void* context) {
   if (workers_.empty()) {
-    task(0);
+    task(context, 0);
     return;
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    task_ = &task;
+    task_ = task;
+    context_ = context;
     pending_ = static_cast<int>(workers_.size());
     ++generation_;
   }
   wake_.notify_all();
-  task(0);
+  task(context, 0);
   std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [this] { return pending_ == 0; });
   task_ = nullptr;
+  context_ = nullptr;
 }
 
 void ThreadPool::worker_loop(int index) {
   unsigned seen = 0;
   for (;;) {
-    const std::function<void(int)>* task;
+    Task task;
+    void* context;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
       if (stop_) return;
       seen = generation_;
       task = task_;
+      context = context_;
     }
-    (*task)(index);
+    task(context, index);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (--pending_ == 0) done_.notify_one();

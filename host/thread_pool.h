@@ -1,9 +1,9 @@
-// A minimal fork-join pool: run(fn, count) calls fn(0..count-1) on `count` workers (the
-// caller is worker 0) and returns when all are done. No per-call thread creation.
+// A minimal fork-join pool: run(task, context) calls task(context, i) for every worker i (the
+// caller is worker 0) and returns when all are done. No per-call thread creation and no
+// allocation: the task is a plain function pointer with a context, not a std::function.
 #pragma once
 
 #include <condition_variable>
-#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -18,8 +18,9 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int size() const { return static_cast<int>(workers_.size()) + 1; }
-  // Calls task(i) for i in [0, size()), in parallel; returns when every call has returned.
-  void run(const std::function<void(int)>& task);
+  using Task = void (*)(void* context, int worker);
+  // Calls task(context, i) for i in [0, size()), in parallel; returns when every call has returned.
+  void run(Task task, void* context);
 
  private:
   void worker_loop(int index);
@@ -27,7 +28,8 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  const std::function<void(int)>* task_ = nullptr;
+  Task task_ = nullptr;
+  void* context_ = nullptr;
   unsigned generation_ = 0;
   int pending_ = 0;
   bool stop_ = false;
