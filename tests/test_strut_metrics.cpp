@@ -36,8 +36,10 @@ Observed observe(Batch& batch, int steps) {
     }
     if ((off[0] && off[2]) || (off[1] && off[3])) o.side_off += dt;
     const Quat<double> q = quat_from_euler_zyx(s.euler[0], s.euler[1], s.euler[2]);
-    o.max_lat = std::max(o.max_lat, std::fabs(mul_transpose(rotation_matrix(q), d.chassis_accel).y));
-    o.max_roll = std::max(o.max_roll, std::fabs(s.euler[0]));
+    const Mat3<double> rot = rotation_matrix(q);
+    o.max_lat = std::max(o.max_lat, std::fabs(mul_transpose(rot, d.chassis_accel).y));
+    // Roll relative to the ground: flat here, so the tilt of body y above the horizontal.
+    o.max_roll = std::max(o.max_roll, std::fabs(std::asin(rot.m[2][1])));
     o.max_roll_rate = std::max(o.max_roll_rate, std::fabs(s.omega_body[0]));
     o.max_speed_yaw = std::max(o.max_speed_yaw, std::hypot(s.velocity[0], s.velocity[1]) * std::fabs(s.omega_body[2]));
     batch.step(1);
@@ -78,6 +80,33 @@ TEST(StrutMetrics, PeaksInCornering) {
   EXPECT_NEAR(o.max_lat, o.max_speed_yaw, 0.03 * o.max_speed_yaw);
   EXPECT_EQ(metric_of(batch, metric::wheel_liftoff_time), 0.0);
   EXPECT_EQ(metric_of(batch, metric::first_liftoff_time), -1.0);
+}
+
+// Roll and pitch are measured against the ground under the vehicle: around the loop (upside
+// down at the top, where Euler roll flips to 180 deg) they stay small, and parked on a 15 deg
+// bank the roll is the suspension's, not the bank's.
+TEST(StrutMetrics, RollAndPitchAreRelativeToTheGround) {
+  TerrainSpec loop = test::terrain_of(TerrainKind::Loop);
+  loop.desc.loop_x = 30.0;
+  const double yaw = std::atan2(loop.desc.loop_lateral_shift, 2.0 * M_PI * loop.desc.loop_radius);
+  Batch around({hmmwv_params()}, 1, loop, cpu_options());
+  around.set_initial_conditions({{0.0, -loop.desc.loop_x * std::tan(yaw), yaw, 25.0}});
+  double max_world_roll = 0.0;
+  for (int k = 0; k < 30; ++k) {
+    around.step(100);
+    max_world_roll = std::max(max_world_roll, std::fabs(around.snapshots()[0].euler[0]));
+  }
+  EXPECT_GT(max_world_roll, 2.0);  // Euler roll flipped while the vehicle went over the top
+  EXPECT_LT(metric_of(around, metric::max_abs_roll), 0.1);
+  EXPECT_LT(metric_of(around, metric::max_abs_pitch), 0.2);
+
+  TerrainSpec bank = test::terrain_of(TerrainKind::Plane);
+  bank.desc.bank = 15.0 * M_PI / 180.0;
+  Batch parked({hmmwv_params()}, 1, bank, cpu_options());
+  parked.set_inputs({{0.0, 0.0, 1.0}});
+  parked.step(2000);
+  EXPECT_NEAR(std::fabs(parked.snapshots()[0].euler[0]), bank.desc.bank, 0.02);  // world roll: the bank
+  EXPECT_LT(metric_of(parked, metric::max_abs_roll), 0.02);                      // against the ground: small
 }
 
 // Static wheel loads per axle from the moment balance: front tires carry the body weight share

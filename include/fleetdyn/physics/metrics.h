@@ -3,8 +3,8 @@
 #pragma once
 
 #define FLEETDYN_METRIC_FIELDS(X)                                                                \
-  X(max_abs_roll, "rad", "largest |roll angle| of the body")                                     \
-  X(max_abs_pitch, "rad", "largest |pitch angle| of the body")                                   \
+  X(max_abs_roll, "rad", "largest |roll| relative to the ground under the body (tilt of body y from the surface plane)") \
+  X(max_abs_pitch, "rad", "largest |pitch| relative to the ground under the body (tilt of body x)") \
   X(max_abs_roll_rate, "rad/s", "largest |roll rate| (body x)")                                  \
   X(max_abs_lat_accel, "m/s^2", "largest |lateral acceleration| of the body COM, body y axis")   \
   X(wheel_liftoff_time, "s", "time with at least one wheel off the ground")                      \

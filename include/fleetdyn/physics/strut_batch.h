@@ -74,18 +74,27 @@ FLEETDYN_FN bool strut_state_is_sane(const T* s) {
   return true;
 }
 
+// Roll and pitch relative to the ground under the body: the tilt of the body's y (x) axis out
+// of the local surface plane. Unlike Euler angles this is meaningful in any attitude (on the
+// loop's wall, upside down at its top) and measures what rolls a vehicle over on a bank.
 template <class T>
-FLEETDYN_FN void update_metrics(T* m, const VehicleParams<T>& p, const T* s, const StrutDiagnostics<T>& diag,
-                                T t, T dt) {
+FLEETDYN_FN Vec3<T> ground_relative_roll_pitch(const Mat3<T>& rot, Vec3<T> ground_normal) {
+  return {std::asin(clamp(dot(rot.col(1), ground_normal), T(-1), T(1))),
+          std::asin(clamp(-dot(rot.col(0), ground_normal), T(-1), T(1))), T(0)};
+}
+
+template <class T>
+FLEETDYN_FN void update_metrics(T* m, const TerrainDesc<T>& terrain, T origin_x, T origin_y, const T* s,
+                                const StrutDiagnostics<T>& diag, T t, T dt) {
   using namespace strut;
-  (void)p;
-  const Quat<T> q = load_quat(s, kQuat);
-  const Vec3<T> angles = euler_zyx(q);
+  const Mat3<T> rot = rotation_matrix(load_quat(s, kQuat));
+  const Vec3<T> ground_normal = terrain_query(terrain, load3(s, kPos), origin_x, origin_y).normal;
+  const Vec3<T> tilt = ground_relative_roll_pitch(rot, ground_normal);
   const Vec3<T> omega_body = load3(s, kOmega);
-  const Vec3<T> accel_body = mul_transpose(rotation_matrix(q), diag.chassis_accel);
+  const Vec3<T> accel_body = mul_transpose(rot, diag.chassis_accel);
   const auto raise = [](T& slot, T value) { if (value > slot) slot = value; };
-  raise(m[metric::max_abs_roll], std::fabs(angles.x));
-  raise(m[metric::max_abs_pitch], std::fabs(angles.y));
+  raise(m[metric::max_abs_roll], std::fabs(tilt.x));
+  raise(m[metric::max_abs_pitch], std::fabs(tilt.y));
   raise(m[metric::max_abs_roll_rate], std::fabs(omega_body.x));
   raise(m[metric::max_abs_lat_accel], std::fabs(accel_body.y));
   const bool off[kCorners] = {diag.tire_normal_force[0] <= T(0), diag.tire_normal_force[1] <= T(0),
@@ -123,7 +132,7 @@ FLEETDYN_FN void strut_run_vehicle(const StrutBatchView<T>& b, int v, int steps)
       m[metric::diverged_time] = t;
       break;
     }
-    update_metrics(m, p, s, diag, t, dt);
+    update_metrics(m, b.terrain, origin_x, origin_y, s, diag, t, dt);
     for (int j = 0; j < kStrutStateSize; ++j) s[j] = next[j];
     ++count;
     rebase_coordinate(s[strut::kPos], origin_x);
