@@ -427,6 +427,27 @@ int run_impl(const RunOptions& opt, std::ostream& out, std::ostream& err) {
                   format_seconds(run_s).c_str(), format_rate(steps_per_s).c_str(), format_rate(sim_per_s).c_str());
     out << line;
     out << "  diverged: " << diverged << " of " << nveh << "\n";
+    // The answers at a glance: how many lifted a wheel or two, and the spread of the peaks.
+    const auto count_positive = [&](int m) {
+      long long k = 0;
+      for (int v = 0; v < nveh; ++v) k += r.metrics[static_cast<size_t>(m) * nveh + v] > 0.0 ? 1 : 0;
+      return k;
+    };
+    const auto range = [&](int m, double scale, const char* unit) {
+      double lo = 0.0, hi = 0.0;
+      for (int v = 0; v < nveh; ++v) {
+        const double x = r.metrics[static_cast<size_t>(m) * nveh + v] * scale;
+        lo = v == 0 ? x : std::min(lo, x);
+        hi = v == 0 ? x : std::max(hi, x);
+      }
+      char text[96];
+      std::snprintf(text, sizeof text, "%.3g .. %.3g %s", lo, hi, unit);
+      return std::string(text);
+    };
+    out << "  wheel lift-off: " << count_positive(metric::wheel_liftoff_time) << " of " << nveh
+        << " vehicles (both wheels of a side: " << count_positive(metric::two_wheel_liftoff_time) << ")\n";
+    out << "  max roll: " << range(metric::max_abs_roll, 180.0 / M_PI, "deg")
+        << ", max lateral acceleration: " << range(metric::max_abs_lat_accel, 1.0 / 9.80665, "g") << "\n";
     out << "  results:  " << (folder / "results.csv").string() << "\n";
     out << "  summary:  " << (folder / "summary.json").string() << "\n";
   }

@@ -167,6 +167,9 @@ TEST_F(CliRun, TinyScenarioWritesResultsAndSummary) {
   // The human summary names the files and the diverged count.
   EXPECT_TRUE(contains(out_.str(), "results.csv")) << out_.str();
   EXPECT_TRUE(contains(out_.str(), "diverged: 0 of 4")) << out_.str();
+  // The at-a-glance lines: tiny.yaml's gentle turn at 10 m/s lifts no wheel.
+  EXPECT_TRUE(contains(out_.str(), "wheel lift-off: 0 of 4 vehicles (both wheels of a side: 0)")) << out_.str();
+  EXPECT_TRUE(contains(out_.str(), "max roll: ")) << out_.str();
 }
 
 TEST_F(CliRun, MalformedScenarioReturns2AndWritesNothing) {
