@@ -293,6 +293,7 @@ struct RunSpec {
   Precision precision;
   int threads;  // CPU threads (requested); 0 for CUDA
   int vehicles;
+  bool per_vehicle_params;
 };
 
 struct RunResult {
@@ -313,6 +314,27 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// One parameter set per vehicle, scattered around the preset like a Monte Carlo study's draws
+// (deterministic, so every run measures the same batch): mass +-5 %, CG height +-5 %, wheel rates
+// +-10 %, friction +-10 %.
+std::vector<VehicleParams<double>> scattered_params(const VehicleParams<double>& preset, int vehicles) {
+  std::vector<VehicleParams<double>> sets(static_cast<size_t>(vehicles), preset);
+  for (int v = 0; v < vehicles; ++v) {
+    const auto draw = [v](double salt) {  // in [-1, 1)
+      const double x = std::sin(12.9898 * (v + 1) + 78.233 * salt) * 43758.5453;
+      return 2.0 * (x - std::floor(x)) - 1.0;
+    };
+    VehicleParams<double>& p = sets[static_cast<size_t>(v)];
+    p.total_mass *= 1.0 + 0.05 * draw(1);
+    p.cg_height *= 1.0 + 0.05 * draw(2);
+    p.wheel_rate_front *= 1.0 + 0.1 * draw(3);
+    p.wheel_rate_rear *= 1.0 + 0.1 * draw(4);
+    p.tire.mu *= 1.0 + 0.1 * draw(5);
+    finalize_vehicle_params(p);
+  }
+  return sets;
+}
+
 RunResult measure(const RunSpec& spec, const VehicleParams<double>& p, double min_wall_seconds) {
   BatchOptions options;
   options.backend = spec.backend;
@@ -321,7 +343,8 @@ RunResult measure(const RunSpec& spec, const VehicleParams<double>& p, double mi
   options.substeps = 1;
   options.requery_contact = true;
   options.cpu_threads = spec.backend == BackendKind::Cpu ? spec.threads : 0;
-  Batch batch({p}, spec.vehicles, TerrainSpec{}, options);
+  Batch batch(spec.per_vehicle_params ? scattered_params(p, spec.vehicles) : std::vector<VehicleParams<double>>{p},
+              spec.vehicles, TerrainSpec{}, options);
   InitialCondition ic;
   ic.speed = kSpeed;
   batch.set_initial_conditions({ic});
@@ -401,8 +424,17 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
       return 2;
     }
   }
-  if (config.backends.empty() || precisions.empty() || config.sizes.empty()) {
-    log << "fleetdyn bench: nothing to measure (empty list of backends, precisions or sizes)\n";
+  std::vector<bool> param_modes;
+  for (const std::string& s : config.param_sets) {
+    if (s == "shared") param_modes.push_back(false);
+    else if (s == "per-vehicle") param_modes.push_back(true);
+    else {
+      log << "fleetdyn bench: unknown parameter mode '" << s << "' (known: shared, per-vehicle)\n";
+      return 2;
+    }
+  }
+  if (config.backends.empty() || precisions.empty() || config.sizes.empty() || param_modes.empty()) {
+    log << "fleetdyn bench: nothing to measure (empty list of backends, precisions, sizes or parameter modes)\n";
     return 2;
   }
   for (int n : config.sizes) {
@@ -440,15 +472,17 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
   const bool cuda = cuda_available(&cuda_why);
   std::vector<RunSpec> plan;
   if (want_cpu) {
-    for (Precision prec : precisions)
-      for (int t : threads)
-        for (int n : config.sizes) plan.push_back({BackendKind::Cpu, prec, t, n});
+    for (bool per_vehicle : param_modes)
+      for (Precision prec : precisions)
+        for (int t : threads)
+          for (int n : config.sizes) plan.push_back({BackendKind::Cpu, prec, t, n, per_vehicle});
   }
   std::vector<int> cuda_sizes = config.sizes;
   if (config.sizes == BenchConfig{}.sizes) cuda_sizes.push_back(1000000);
   if (want_cuda && cuda) {
-    for (Precision prec : precisions)
-      for (int n : cuda_sizes) plan.push_back({BackendKind::Cuda, prec, 0, n});
+    for (bool per_vehicle : param_modes)
+      for (Precision prec : precisions)
+        for (int n : cuda_sizes) plan.push_back({BackendKind::Cuda, prec, 0, n, per_vehicle});
   }
 
   const VehicleParams<double> params = hmmwv_params();
@@ -488,7 +522,8 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
                      {"brake", kBrake},
                      {"step_s", step},
                      {"substeps", 1},
-                     {"requery_contact", true}};
+                     {"requery_contact", true},
+                     {"per_vehicle_params", "mass +-5 %, CG height +-5 %, wheel rates +-10 %, friction +-10 %"}};
   doc["method"] = {{"min_wall_seconds", config.min_wall_seconds},
                    {"warmup", "chunk length doubled until one chunk (step(k) + synchronize) takes min_wall_seconds/8"},
                    {"statistic", "median over timed chunks (at least 3, until min_wall_seconds)"}};
@@ -543,7 +578,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
         << " B per vehicle per launch (fp32/fp64)\n";
   }
   if (want_cuda && !cuda) log << "fleetdyn bench: cuda skipped: " << cuda_why << "\n";
-  log << std::left << std::setw(8) << "backend" << std::setw(6) << "prec" << std::right << std::setw(4) << "thr"
+  log << std::left << std::setw(8) << "backend" << std::setw(6) << "prec" << std::setw(12) << "params" << std::right << std::setw(4) << "thr"
       << std::setw(9) << "vehicles" << std::setw(9) << "steps/ch" << std::setw(7) << "chunks" << std::setw(13)
       << "veh-steps/s" << std::setw(12) << "sim-s/s" << std::setw(14) << "sim-s/s/core" << std::setw(10) << "/floor"
       << "\n";
@@ -561,6 +596,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
                           {"precision", precision_name(spec.precision)},
                           {"threads", spec.threads},
                           {"vehicles", spec.vehicles},
+                          {"params", spec.per_vehicle_params ? "per-vehicle" : "shared"},
                           {"error", e.what()}});
       continue;
     }
@@ -571,6 +607,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
               {"precision", precision_name(spec.precision)},
               {"device", r.device},
               {"vehicles", spec.vehicles},
+              {"params", spec.per_vehicle_params ? "per-vehicle" : "shared"},
               {"step_s", r.step},
               {"substeps", 1},
               {"steps_per_chunk", r.steps_per_chunk},
@@ -604,7 +641,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
     }
     results.push_back(e);
     log << std::left << std::setw(8) << backend_name(spec.backend) << std::setw(6) << precision_name(spec.precision)
-        << std::right << std::setw(4) << (is_cpu ? std::to_string(spec.threads) : std::string("-")) << std::setw(9)
+        << std::setw(12) << (spec.per_vehicle_params ? "per-vehicle" : "shared") << std::right << std::setw(4) << (is_cpu ? std::to_string(spec.threads) : std::string("-")) << std::setw(9)
         << spec.vehicles << std::setw(9) << r.steps_per_chunk << std::setw(7) << r.chunks << std::setw(13)
         << fmt_rate(r.rate_median) << std::setw(12) << fmt_rate(sim) << std::setw(14) << per_core << std::setw(10)
         << ratio << "\n";

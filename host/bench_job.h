@@ -13,6 +13,9 @@ struct BenchConfig {
   std::vector<std::string> backends{"cpu", "cuda"};  // "cuda" entries are skipped (and said so) without a device
   std::vector<std::string> precisions{"fp32", "fp64"};
   std::vector<int> cpu_threads{1, 2};
+  // "shared": one parameter set for the whole batch; "per-vehicle": a set per vehicle (mass, CG
+  // height, wheel rates and friction scattered, as in a Monte Carlo study).
+  std::vector<std::string> param_sets{"shared", "per-vehicle"};
   double min_wall_seconds = 0.5;   // each measurement steps until at least this much wall time has passed
   std::string out_dir = "bench/results";
   std::string machine;             // label for the results file; default: the host name

@@ -3,6 +3,9 @@
 // only enqueues on the engine's stream; reads synchronize.
 #include <cuda_runtime.h>
 
+#include <cstdlib>
+#include <cstring>
+
 #include "host/cuda_engine.h"
 #include "kernels/cuda_check.h"
 #include "kernels/device_buffer.h"
@@ -11,11 +14,39 @@ namespace fleetdyn {
 namespace {
 
 constexpr int kThreadsPerBlock = 128;  // tunable in this one place
+// Blocks per SM the compiler must make room for (__launch_bounds__' second argument): 1 lets it
+// use all 255 registers per thread. Set with -DFLEETDYN_CUDA_MIN_BLOCKS=N to trade registers for
+// occupancy (bench/floor.md records what was measured).
+#ifndef FLEETDYN_CUDA_MIN_BLOCKS
+#define FLEETDYN_CUDA_MIN_BLOCKS 1
+#endif
 
-template <class T>
-__global__ void __launch_bounds__(kThreadsPerBlock) strut_step_kernel(StrutBatchView<T> view, int steps) {
+// kLocalParams: with one parameter set per vehicle (a Monte Carlo batch), each thread copies its
+// set into a local variable once per launch. Local memory is interleaved across a warp's
+// threads, so the physics' parameter reads are coalesced instead of touching 32 cache lines per
+// warp-wide load. With one shared set every thread reads the same address (a broadcast), and
+// the global reference is kept.
+template <class T, bool kLocalParams>
+__global__ void __launch_bounds__(kThreadsPerBlock, FLEETDYN_CUDA_MIN_BLOCKS)
+    strut_step_kernel(StrutBatchView<T> view, int steps) {
   const int v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v < view.vehicle_count) strut_run_vehicle(view, v, steps);
+  if (v >= view.vehicle_count) return;
+  if constexpr (kLocalParams) {
+    const VehicleParams<T> local = view.params[v % view.param_count];
+    view.params = &local;
+    view.param_count = 1;
+    strut_run_vehicle(view, v, steps);
+  } else {
+    strut_run_vehicle(view, v, steps);
+  }
+}
+
+// Which kernel serves a batch with more than one parameter set: the local copy unless the
+// diagnostic environment variable FLEETDYN_CUDA_PARAMS=global asks for the other (to measure it).
+bool local_params_for(int param_count) {
+  if (param_count <= 1) return false;
+  const char* mode = std::getenv("FLEETDYN_CUDA_PARAMS");
+  return !(mode && std::strcmp(mode, "global") == 0);
 }
 
 template <class T>
@@ -39,6 +70,7 @@ class CudaEngine final : public Engine<T> {
   void upload(const BatchStorage<T>& host, unsigned parts) override {
     if (!params_.size()) {  // first upload: the constant parts
       params_.upload(host.params, stream_);
+      local_params_ = local_params_for(static_cast<int>(host.params.size()));
       heightfield_.upload(host.heightfield, stream_);
     }
     if (parts & kSyncVehicles) {
@@ -80,7 +112,11 @@ class CudaEngine final : public Engine<T> {
     v.inputs = inputs_.data();
     v.metrics = metrics_.data();
     const int blocks = (v.vehicle_count + kThreadsPerBlock - 1) / kThreadsPerBlock;
-    strut_step_kernel<T><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+    if (local_params_) {
+      strut_step_kernel<T, true><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+    } else {
+      strut_step_kernel<T, false><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+    }
     FLEETDYN_CUDA_TRY(cudaGetLastError());
   }
 
@@ -98,6 +134,7 @@ class CudaEngine final : public Engine<T> {
 
  private:
   cudaStream_t stream_ = nullptr;
+  bool local_params_ = false;
   std::string name_;
   DeviceBuffer<VehicleParams<T>> params_;
   DeviceBuffer<T> heightfield_, state_, origin_, inputs_, metrics_;

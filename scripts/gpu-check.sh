@@ -15,4 +15,10 @@ for t in test_strut_static test_strut_dynamics test_strut_energy test_strut_inte
 done
 run fleetdyn run scenarios/default.yaml --backend cuda --precision fp32 --vehicles 100000 --out "$out/run-cuda" 2>&1 | tail -6
 machine=${MACHINE:-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ' ' '-' | tr -cd 'A-Za-z0-9_.-')}
-run fleetdyn bench --machine "${machine:-gpu}" --out "$out" --backends cuda,cpu --threads 16 2>&1 | tail -30
+machine=${machine:-gpu}
+cpus=$(nproc 2>/dev/null || echo 1)
+# CUDA up to a million vehicles; the host CPU of the GPU machine with 1 thread and all of them.
+run fleetdyn bench --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1,100,10000,100000,1000000 2>&1 | tail -14
+run fleetdyn bench --machine "$machine-host-cpu" --out "$out" --backends cpu --threads "1,$cpus" 2>&1 | tail -20
+run fleetdyn_bench --benchmark_filter='cuda|derivative|step/' --benchmark_out="$out/$machine-gbench-strut.json" \
+  --benchmark_out_format=json 2>&1 | tail -12

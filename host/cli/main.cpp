@@ -54,6 +54,11 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--threads", bench.cpu_threads, "CPU thread counts, comma separated")
       ->delimiter(',')
       ->capture_default_str();
+  bench_cmd->add_option("--params", bench.param_sets,
+                        "Parameter sets: shared (one for the batch) and/or per-vehicle (Monte Carlo scatter)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"shared", "per-vehicle"}))
+      ->capture_default_str();
   bench_cmd->add_option("--min-time", bench.min_wall_seconds, "Minimum wall time per measurement [s]")
       ->capture_default_str();
   bench_cmd->add_option("--out", bench.out_dir, "Result folder")->capture_default_str();
