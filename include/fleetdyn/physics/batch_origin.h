@@ -14,15 +14,15 @@ namespace fleetdyn {
 constexpr double kOriginQuantum = 64.0;
 
 FLEETDYN_FN double origin_quantize(double coordinate) {
-  return kOriginQuantum * std::floor(coordinate / kOriginQuantum + 0.5);
+  return kOriginQuantum * floor(coordinate / kOriginQuantum + 0.5);
 }
 
 // Move `origin` so that |local| <= one quantum; the world coordinate origin + local is unchanged.
 template <class T>
 FLEETDYN_FN void rebase_coordinate(T& local, T& origin) {
   const T quantum = T(kOriginQuantum);
-  if (std::fabs(local) <= quantum) return;
-  const T shift = quantum * std::floor(local / quantum + T(0.5));
+  if (fabs(local) <= quantum) return;
+  const T shift = quantum * floor(local / quantum + T(0.5));
   local -= shift;
   origin += shift;
 }

@@ -28,11 +28,11 @@ FLEETDYN_FN DriverInput<T> clamped(DriverInput<T> in) {
 // speed (vehicle rolling back) the peak torque is available, as through a torque converter.
 template <class T>
 FLEETDYN_FN T engine_full_load_torque(const VehicleParams<T>& p, T engine_speed) {
-  if (engine_speed <= T(0)) return p.engine_peak_torque;
-  T torque = p.engine_peak_power / engine_speed;
-  if (torque > p.engine_peak_torque) torque = p.engine_peak_torque;
+  const auto stalled = engine_speed <= T(0);  // full torque from standstill, no taper
+  T torque = p.engine_peak_power / select(stalled, T(1), engine_speed);
+  torque = select(torque > p.engine_peak_torque, p.engine_peak_torque, torque);
   const T taper = clamp((p.engine_max_speed - engine_speed) / (T(0.1) * p.engine_max_speed), T(0), T(1));
-  return torque * taper;
+  return select(stalled, p.engine_peak_torque, torque * taper);
 }
 
 // Total drive torque at the wheels [N m] (sum over the four) for a throttle and the mean driven

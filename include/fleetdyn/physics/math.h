@@ -10,6 +10,44 @@
 
 namespace fleetdyn {
 
+// The physics calls these unqualified (sqrt(x), not sqrt(x)): for float and double they are
+// the std overloads (float stays float, on the device too); for a SIMD lane type
+// (host/simd/lanes.h) argument-dependent lookup finds its lane-wise overloads.
+using std::asin;
+using std::atan2;
+using std::cos;
+using std::exp;
+using std::fabs;
+using std::floor;
+using std::sin;
+using std::sqrt;
+using std::tan;
+
+// Branch-free choices. The physics writes every choice that depends on a state or parameter
+// value as select(condition, if_true, if_false), so the same source can run several vehicles in
+// the lanes of one instruction stream, where a condition is a per-lane mask. For float and double
+// (CPU scalar path, GPU) the condition is a bool and select is the conditional operator.
+// any_lane / all_lanes reduce a condition: for a bool, the bool itself. They guard work that
+// only some steps need (a stop engaged, a wheel in the air), skipped when no lane needs it.
+template <class T>
+FLEETDYN_FN T select(bool condition, T if_true, T if_false) { return condition ? if_true : if_false; }
+FLEETDYN_FN bool any_lane(bool condition) { return condition; }
+FLEETDYN_FN bool both(bool a, bool b) { return a && b; }  // lanes: per-lane and
+FLEETDYN_FN bool all_lanes(bool condition) { return condition; }
+
+// The scalar type underneath T: T itself for float and double; the element type for lanes.
+template <class T>
+struct ScalarOf {
+  using type = T;
+};
+template <class T>
+using scalar_of = typename ScalarOf<T>::type;
+
+template <class T>
+FLEETDYN_FN T clamp(T v, T lo, T hi) { return select(v < lo, lo, select(v > hi, hi, v)); }
+template <class T>
+FLEETDYN_FN T sq(T v) { return v * v; }
+
 template <class T>
 struct Vec3 {
   T x, y, z;
@@ -40,12 +78,15 @@ FLEETDYN_FN Vec3<T> cross(Vec3<T> a, Vec3<T> b) {
 template <class T>
 FLEETDYN_FN T norm_sq(Vec3<T> a) { return dot(a, a); }
 template <class T>
-FLEETDYN_FN T norm(Vec3<T> a) { return std::sqrt(dot(a, a)); }
+FLEETDYN_FN T norm(Vec3<T> a) { return sqrt(dot(a, a)); }
 // Unit vector along a; returns `fallback` when |a| is too small to define a direction.
 template <class T>
 FLEETDYN_FN Vec3<T> normalized_or(Vec3<T> a, Vec3<T> fallback) {
   const T n = norm(a);
-  return n > T(1e-12) ? a * (T(1) / n) : fallback;
+  const auto defined = n > T(1e-12);
+  const T inv = T(1) / select(defined, n, T(1));
+  return {select(defined, a.x * inv, fallback.x), select(defined, a.y * inv, fallback.y),
+          select(defined, a.z * inv, fallback.z)};
 }
 
 // Row-major 3x3 matrix; m[r][c].
@@ -85,21 +126,21 @@ FLEETDYN_FN Quat<T> operator*(Quat<T> a, Quat<T> b) {
 }
 template <class T>
 FLEETDYN_FN Quat<T> normalized(Quat<T> q) {
-  const T inv = T(1) / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  const T inv = T(1) / sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
   return {q.w * inv, q.x * inv, q.y * inv, q.z * inv};
 }
 // Quaternion of a rotation by `angle` [rad] about the unit `axis`.
 template <class T>
 FLEETDYN_FN Quat<T> quat_from_axis_angle(Vec3<T> axis, T angle) {
-  const T s = std::sin(angle / T(2));
-  return {std::cos(angle / T(2)), axis.x * s, axis.y * s, axis.z * s};
+  const T s = sin(angle / T(2));
+  return {cos(angle / T(2)), axis.x * s, axis.y * s, axis.z * s};
 }
 // ZYX (yaw-pitch-roll) Euler angles to quaternion, the vehicle-dynamics convention.
 template <class T>
 FLEETDYN_FN Quat<T> quat_from_euler_zyx(T roll, T pitch, T yaw) {
-  const T cr = std::cos(roll / 2), sr = std::sin(roll / 2);
-  const T cp = std::cos(pitch / 2), sp = std::sin(pitch / 2);
-  const T cy = std::cos(yaw / 2), sy = std::sin(yaw / 2);
+  const T cr = cos(roll / 2), sr = sin(roll / 2);
+  const T cp = cos(pitch / 2), sp = sin(pitch / 2);
+  const T cy = cos(yaw / 2), sy = sin(yaw / 2);
   return {cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy,
           cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy};
 }
@@ -126,15 +167,11 @@ FLEETDYN_FN Quat<T> quat_derivative(Quat<T> q, Vec3<T> omega_body) {
 template <class T>
 FLEETDYN_FN Vec3<T> euler_zyx(Quat<T> q) {
   const T sinp = T(2) * (q.w * q.y - q.z * q.x);
-  const T sinp_c = sinp > T(1) ? T(1) : (sinp < T(-1) ? T(-1) : sinp);
-  return {std::atan2(T(2) * (q.w * q.x + q.y * q.z), T(1) - T(2) * (q.x * q.x + q.y * q.y)),
-          std::asin(sinp_c),
-          std::atan2(T(2) * (q.w * q.z + q.x * q.y), T(1) - T(2) * (q.y * q.y + q.z * q.z))};
+  const T sinp_c = clamp(sinp, T(-1), T(1));
+  return {atan2(T(2) * (q.w * q.x + q.y * q.z), T(1) - T(2) * (q.x * q.x + q.y * q.y)),
+          asin(sinp_c),
+          atan2(T(2) * (q.w * q.z + q.x * q.y), T(1) - T(2) * (q.y * q.y + q.z * q.z))};
 }
 
-template <class T>
-FLEETDYN_FN T clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
-template <class T>
-FLEETDYN_FN T sq(T v) { return v * v; }
 
 }  // namespace fleetdyn

@@ -66,11 +66,11 @@ template <class T>
 FLEETDYN_FN bool strut_state_is_sane(const T* s) {
   using namespace strut;
   for (int j = 0; j < kStateSize; ++j) {
-    if (!(std::fabs(s[j]) < T(1e7))) return false;  // also false for NaN
+    if (!(fabs(s[j]) < T(1e7))) return false;  // also false for NaN
   }
-  for (int j = kVel; j < kVel + 3; ++j) if (!(std::fabs(s[j]) < T(1e3))) return false;
-  for (int j = kOmega; j < kOmega + 3; ++j) if (!(std::fabs(s[j]) < T(1e3))) return false;
-  for (int j = kUnsprungPos; j < kUnsprungPos + 12; ++j) if (!(std::fabs(s[j]) < T(20))) return false;
+  for (int j = kVel; j < kVel + 3; ++j) if (!(fabs(s[j]) < T(1e3))) return false;
+  for (int j = kOmega; j < kOmega + 3; ++j) if (!(fabs(s[j]) < T(1e3))) return false;
+  for (int j = kUnsprungPos; j < kUnsprungPos + 12; ++j) if (!(fabs(s[j]) < T(20))) return false;
   return true;
 }
 
@@ -79,8 +79,8 @@ FLEETDYN_FN bool strut_state_is_sane(const T* s) {
 // loop's wall, upside down at its top) and measures what rolls a vehicle over on a bank.
 template <class T>
 FLEETDYN_FN Vec3<T> ground_relative_roll_pitch(const Mat3<T>& rot, Vec3<T> ground_normal) {
-  return {std::asin(clamp(dot(rot.col(1), ground_normal), T(-1), T(1))),
-          std::asin(clamp(-dot(rot.col(0), ground_normal), T(-1), T(1))), T(0)};
+  return {asin(clamp(dot(rot.col(1), ground_normal), T(-1), T(1))),
+          asin(clamp(-dot(rot.col(0), ground_normal), T(-1), T(1))), T(0)};
 }
 
 template <class T>
@@ -93,10 +93,10 @@ FLEETDYN_FN void update_metrics(T* m, const TerrainDesc<T>& terrain, T origin_x,
   const Vec3<T> omega_body = load3(s, kOmega);
   const Vec3<T> accel_body = mul_transpose(rot, diag.chassis_accel);
   const auto raise = [](T& slot, T value) { if (value > slot) slot = value; };
-  raise(m[metric::max_abs_roll], std::fabs(tilt.x));
-  raise(m[metric::max_abs_pitch], std::fabs(tilt.y));
-  raise(m[metric::max_abs_roll_rate], std::fabs(omega_body.x));
-  raise(m[metric::max_abs_lat_accel], std::fabs(accel_body.y));
+  raise(m[metric::max_abs_roll], fabs(tilt.x));
+  raise(m[metric::max_abs_pitch], fabs(tilt.y));
+  raise(m[metric::max_abs_roll_rate], fabs(omega_body.x));
+  raise(m[metric::max_abs_lat_accel], fabs(accel_body.y));
   const bool off[kCorners] = {diag.tire_normal_force[0] <= T(0), diag.tire_normal_force[1] <= T(0),
                               diag.tire_normal_force[2] <= T(0), diag.tire_normal_force[3] <= T(0)};
   if (off[0] || off[1] || off[2] || off[3]) {

@@ -25,7 +25,7 @@ FLEETDYN_FN void strut_initial_state(const VehicleParams<T>& p, const TerrainDes
   const Vec3<T> tilt_axis = cross(up, ground.normal);
   const T tilt_sin = norm(tilt_axis);
   const Quat<T> tilt = tilt_sin > T(1e-9)
-                           ? quat_from_axis_angle(tilt_axis * (T(1) / tilt_sin), std::atan2(tilt_sin, ground.normal.z))
+                           ? quat_from_axis_angle(tilt_axis * (T(1) / tilt_sin), atan2(tilt_sin, ground.normal.z))
                            : quat_identity<T>();
   const Quat<T> q = normalized(tilt * quat_from_axis_angle(up, yaw));
   const Mat3<T> rot = rotation_matrix(q);

@@ -78,16 +78,17 @@ struct FrozenContact {
 // wheels' spin axis for the step's steering input (one sin/cos per step, not per evaluation).
 template <class T>
 struct StrutEnvironment {
-  const TerrainDesc<T>* terrain;
+  const TerrainDesc<scalar_of<T>>* terrain;  // one terrain for the batch, even when T holds lanes
   T origin_x, origin_y;                 // [m] the vehicle's local origin
   const FrozenContact<T>* frozen;       // null: query the terrain at every evaluation (default)
   Vec3<T> front_axis_body;              // [-] front wheels' spin axis in the body frame
 
-  FLEETDYN_HD StrutEnvironment(const VehicleParams<T>& p, const TerrainDesc<T>* terrain_, T origin_x_, T origin_y_,
+  FLEETDYN_HD StrutEnvironment(const VehicleParams<T>& p, const TerrainDesc<scalar_of<T>>* terrain_, T origin_x_,
+                               T origin_y_,
                                DriverInput<T> input, const FrozenContact<T>* frozen_ = nullptr)
       : terrain(terrain_), origin_x(origin_x_), origin_y(origin_y_), frozen(frozen_) {
     const T angle = road_wheel_angle(p, clamped(input).steer, 0);
-    front_axis_body = Vec3<T>{-std::sin(angle), std::cos(angle), T(0)};
+    front_axis_body = Vec3<T>{-sin(angle), cos(angle), T(0)};
   }
 };
 
@@ -101,14 +102,16 @@ struct StrutDiagnostics {
   Vec3<T> chassis_accel;                // [m/s^2] world, kinematic (gravity included in the dynamics)
 };
 
+// Piecewise-linear table lookup, branch-free: the segment containing x is selected from the
+// last one down, so the first segment with x <= xs[i] wins.
 template <class T>
 FLEETDYN_FN T piecewise_linear(const T* xs, const T* ys, int n, T x) {
-  if (x <= xs[0]) return ys[0];
-  for (int i = 1; i < n; ++i) {
-    if (x <= xs[i]) return ys[i - 1] + (ys[i] - ys[i - 1]) * (x - xs[i - 1]) / (xs[i] - xs[i - 1]);
-  }
   // Beyond the table: extend the last segment's slope (a stop keeps getting stiffer, not flat).
-  return ys[n - 1] + (ys[n - 1] - ys[n - 2]) * (x - xs[n - 1]) / (xs[n - 1] - xs[n - 2]);
+  T y = ys[n - 1] + (ys[n - 1] - ys[n - 2]) * (x - xs[n - 1]) / (xs[n - 1] - xs[n - 2]);
+  for (int i = n - 1; i >= 1; --i) {
+    y = select(x <= xs[i], ys[i - 1] + (ys[i] - ys[i - 1]) * (x - xs[i - 1]) / (xs[i] - xs[i - 1]), y);
+  }
+  return select(x <= xs[0], ys[0], y);
 }
 
 // Stop force at the wheel [N] for a wheel-travel penetration past the stop [m] (> 0 engaged).
@@ -116,9 +119,11 @@ FLEETDYN_FN T piecewise_linear(const T* xs, const T* ys, int n, T x) {
 // and the force back by the same ratio (virtual work).
 template <class T>
 FLEETDYN_FN T stop_force(const VehicleParams<T>& p, T wheel_penetration) {
-  if (wheel_penetration <= T(0)) return T(0);
+  const auto engaged = wheel_penetration > T(0);
+  if (!any_lane(engaged)) return T(0);  // the usual case: the table is not looked at
   const T mr = p.stop_motion_ratio;
-  return mr * piecewise_linear(p.stop_table_pen, p.stop_table_force, kStopTablePoints, wheel_penetration * mr);
+  return select(engaged, mr * piecewise_linear(p.stop_table_pen, p.stop_table_force, kStopTablePoints, wheel_penetration * mr),
+                T(0));
 }
 
 // Potential energy stored in a stop [J] (integral of stop_force), for the energy ledger.
@@ -149,7 +154,7 @@ FLEETDYN_FN T stop_energy(const VehicleParams<T>& p, T wheel_penetration) {
 template <class T>
 FLEETDYN_FN T strut_spring_force(const VehicleParams<T>& p, int corner, T compression) {
   const T f = p.strut_preload[corner] + p.wheel_rate[corner] * compression;
-  return f > T(0) ? f : T(0);
+  return select(f > T(0), f, T(0));
 }
 
 template <class T>
@@ -223,7 +228,7 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     const Vec3<T> perp = offset - compression * strut_axis;
     const Vec3<T> perp_vel = slip_vel - compression_rate * strut_axis;
 
-    const T damping = compression_rate > T(0) ? p.damping_bump[i] : p.damping_rebound[i];
+    const T damping = select(compression_rate > T(0), p.damping_bump[i], p.damping_rebound[i]);
     const T strut_force = strut_spring_force(p, i, compression) + damping * compression_rate +
                           stop_force(p, compression - p.bump_travel[i]) -
                           stop_force(p, -compression - p.rebound_travel[i]);
@@ -249,15 +254,9 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     tin.rolling_radius = rolling_radius;
     tin.defl_long = s[kDeflLong + i];
     tin.defl_lat = s[kDeflLat + i];
-    tin.contact_length = pen > T(0) ? T(2) * std::sqrt(p.tire.unloaded_radius * pen) : T(0);
-    TireOutput<T> tire;
-    if (contact.mu_scale == T(1)) {
-      tire = tmeasy_forces(p.tire, tin);
-    } else {
-      TireParams<T> scaled = p.tire;
-      scaled.mu *= contact.mu_scale;
-      tire = tmeasy_forces(scaled, tin);
-    }
+    const auto touching = pen > T(0);
+    tin.contact_length = select(touching, T(2) * sqrt(p.tire.unloaded_radius * select(touching, pen, T(0))), T(0));
+    const TireOutput<T> tire = tmeasy_forces(p.tire, tin, contact.mu_scale);
     const Vec3<T> tire_force = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
     ds[kDeflLong + i] = tire.defl_long_rate;
     ds[kDeflLat + i] = tire.defl_lat_rate;
@@ -273,7 +272,8 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     const T resist = clamp(-external - p.wheel_spin_inertia * p.wheel_lock_rate * spin_rel[i], -resist_max, resist_max);
     ds[kWheelSpin + i] = (external + resist) * p.inverse_spin_inertia;
     // Inboard brakes and the driveline sit on the chassis: their reactions go to the body.
-    const T brake = resist_max > T(0) ? resist * (brake_max / resist_max) : T(0);
+    const auto resisting = resist_max > T(0);
+    const T brake = select(resisting, resist * (brake_max / select(resisting, resist_max, T(1))), T(0));
     body_torque -= (drive + brake) * axis[i];
     body_torque += tire.mz * contact.normal;  // aligning moment reaches the body through the links
     spin_momentum += (p.wheel_spin_inertia * s[kWheelSpin + i]) * axis[i];
@@ -313,7 +313,7 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
 // Integration settings of the strut model.
 template <class T>
 struct StrutIntegrator {
-  T step;                  // [s] outer step (one call of strut_step)
+  T step;                  // [s] outer step (one call of strut_step), same for every vehicle
   int substeps;            // RK4 substeps per outer step
   bool requery_contact;    // true: terrain queried at every RK4 stage (default); false: once per step
 };
@@ -324,9 +324,9 @@ struct StrutIntegrator {
 // derivative is folded into an accumulator at once, so only four state-sized arrays are live
 // (state, next, stage, derivative) plus the accumulator, which keeps GPU registers in reach.
 template <class T>
-FLEETDYN_FN void strut_step(const VehicleParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
-                            const StrutIntegrator<T>& integ, DriverInput<T> input, const T* s, T* next,
-                            StrutDiagnostics<T>* diag) {
+FLEETDYN_FN void strut_step(const VehicleParams<T>& p, const TerrainDesc<scalar_of<T>>& terrain, T origin_x,
+                            T origin_y, const StrutIntegrator<scalar_of<T>>& integ, DriverInput<T> input,
+                            const T* s, T* next, StrutDiagnostics<T>* diag) {
   using namespace strut;
   input = clamped(input);
   FrozenContact<T> frozen;
@@ -343,7 +343,7 @@ FLEETDYN_FN void strut_step(const VehicleParams<T>& p, const TerrainDesc<T>& ter
     }
     env.frozen = &frozen;
   }
-  const T h = integ.step / T(integ.substeps);
+  const T h = T(integ.step / scalar_of<T>(integ.substeps));
   T rate[kStateSize], sum[kStateSize], stage[kStateSize];
   for (int j = 0; j < kStateSize; ++j) next[j] = s[j];
   for (int sub = 0; sub < integ.substeps; ++sub) {

@@ -62,7 +62,7 @@ FLEETDYN_FN T two_pi() { return T(6.283185307179586476925); }
 // surface (good while the penetration is small against the curvature radius).
 template <class T>
 FLEETDYN_FN TerrainContact<T> height_contact(T z_minus_h, T hx, T hy, T mu_scale) {
-  const T inv = T(1) / std::sqrt(T(1) + hx * hx + hy * hy);
+  const T inv = T(1) / sqrt(T(1) + hx * hx + hy * hy);
   return TerrainContact<T>{z_minus_h * inv, Vec3<T>{-hx * inv, -hy * inv, inv}, mu_scale};
 }
 
@@ -80,7 +80,7 @@ FLEETDYN_FN void grid_axis(T g, int n, int& i0, int& i1, T& f, bool& inside) {
     i0 = 0; i1 = 0; f = T(0);
     return;
   }
-  int i = static_cast<int>(std::floor(gc));
+  int i = static_cast<int>(floor(gc));
   if (i > n - 2) i = n - 2;
   i0 = i; i1 = i + 1; f = gc - T(i);
 }
@@ -92,7 +92,7 @@ FLEETDYN_FN TerrainContact<T> flat_contact(const TerrainDesc<T>& t, T z) {
 
 template <class T>
 FLEETDYN_FN TerrainContact<T> plane_contact(const TerrainDesc<T>& t, Vec3<T> local, T origin_x, T origin_y) {
-  const T gx = std::tan(t.slope), gy = std::tan(t.bank);
+  const T gx = tan(t.slope), gy = tan(t.bank);
   // Large origin terms and small local terms are summed separately so fp32 never rounds
   // origin + local before the multiplication.
   const T z_minus_h = ((local.z - t.base_height) - (gx * origin_x + gy * origin_y)) - (gx * local.x + gy * local.y);
@@ -105,7 +105,7 @@ FLEETDYN_FN TerrainContact<T> hill_contact(const TerrainDesc<T>& t, Vec3<T> loca
   const T dx = (origin_x - t.hill_x) + local.x;  // relative to the centre first: fp32 stays precise
   const T dy = (origin_y - t.hill_y) + local.y;
   const T inv_s2 = T(1) / (t.hill_radius * t.hill_radius);
-  const T h = t.hill_height * std::exp(T(-0.5) * (dx * dx + dy * dy) * inv_s2);
+  const T h = t.hill_height * exp(T(-0.5) * (dx * dx + dy * dy) * inv_s2);
   return height_contact((local.z - t.base_height) - h, -h * dx * inv_s2, -h * dy * inv_s2, t.mu_scale);
 }
 
@@ -144,14 +144,14 @@ FLEETDYN_FN TerrainContact<T> loop_contact(const TerrainDesc<T>& t, Vec3<T> loca
   // Position in the loop's cross-section, relative to the axis (x = loop_x, z = base + R).
   const T dx = (origin_x - t.loop_x) + local.x;
   const T dz = (local.z - t.base_height) - radius;
-  const T rho = std::sqrt(dx * dx + dz * dz);
+  const T rho = sqrt(dx * dx + dz * dz);
   // The loop is a ribbon: only the shell just behind its running surface is solid (thick enough
   // to hold any tire penetration), so points farther out, e.g. a car on the runway passing under
   // the descending back wall, see the ground; the inner bound keeps the axis (rho = 0) out too.
   if (!(rho > T(0.5) * radius && rho < radius + loop_shell_thickness(radius))) return ground;
   // Angle around the axis from the bottom in the direction of travel: bottom 0, front wall pi/2,
   // top pi, back wall 3 pi/2.
-  T phi = std::atan2(dx, -dz);
+  T phi = atan2(dx, -dz);
   if (phi < T(0)) phi += two_pi<T>();
   // Lap k whose helix centreline y_c(phi + 2 pi k) is nearest to the point's y; only lap 0 is track.
   // This keeps the entry runway (y ~ 0, phi just below 2 pi) off the back wall, which lies one
@@ -159,10 +159,10 @@ FLEETDYN_FN TerrainContact<T> loop_contact(const TerrainDesc<T>& t, Vec3<T> loca
   const T y = origin_y + local.y;
   const T shift = t.loop_lateral_shift;
   const T lap_fraction = phi / two_pi<T>();
-  const T k = std::fabs(shift) > T(1e-6) ? std::floor(y / shift - lap_fraction + T(0.5)) : T(0);
+  const T k = fabs(shift) > T(1e-6) ? floor(y / shift - lap_fraction + T(0.5)) : T(0);
   const T theta = phi + two_pi<T>() * k;
   const T lateral = y - shift * (lap_fraction + k);
-  if (!(theta >= T(0) && theta <= two_pi<T>() && std::fabs(lateral) <= T(0.5) * t.loop_track_width))
+  if (!(theta >= T(0) && theta <= two_pi<T>() && fabs(lateral) <= T(0.5) * t.loop_track_width))
     return ground;
   const T inv_rho = T(1) / rho;
   const TerrainContact<T> wall{radius - rho, Vec3<T>{-dx * inv_rho, T(0), -dz * inv_rho}, t.mu_scale};

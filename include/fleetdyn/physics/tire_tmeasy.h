@@ -125,15 +125,14 @@ FLEETDYN_FN TireParams<T> hmmwv_tire_params() {
 // penetration [m] (> 0 in contact), penetration_rate [m/s] (> 0 while compressing).
 template <class T>
 FLEETDYN_FN T tire_normal_force(const TireParams<T>& p, T penetration, T penetration_rate) {
-  if (!(penetration > T(0))) return T(0);
   const T f = p.vertical_stiffness * penetration + p.vertical_damping * penetration_rate;
-  return f > T(0) ? f : T(0);
+  return select(penetration > T(0), select(f > T(0), f, T(0)), T(0));
 }
 
 // Dynamic rolling radius (Rill): r_dyn = (2 r0 + r_static) / 3 with r_static = r0 - Fz / k.
 template <class T>
 FLEETDYN_FN T tire_rolling_radius(const TireParams<T>& p, T fz) {
-  const T load = fz > T(0) ? fz : T(0);
+  const T load = select(fz > T(0), fz, T(0));
   const T r_static = p.unloaded_radius - load / p.vertical_stiffness;
   return (T(2) * p.unloaded_radius + r_static) * T(1.0 / 3.0);
 }
@@ -163,12 +162,13 @@ template <class T>
 FLEETDYN_FN T tmeasy_load_quadratic(T x_pn, T x_2pn, T z) {
   const T a = T(2) * x_pn - T(0.5) * x_2pn;  // linear coefficient
   const T b = T(0.5) * x_2pn - x_pn;         // quadratic coefficient
-  T zz = z > T(0) ? z : T(0);
+  T zz = select(z > T(0), z, T(0));
   // Past the parabola's vertex z_v = a / (-2 b) (b < 0) hold its maximum; compared without
-  // the division, which this hot path otherwise pays for every curve and every call.
-  if (b < T(0) && a > T(0) && T(-2) * b * zz > a) zz = a / (T(-2) * b);
+  // the division, which only loads past the vertex (rare: any_lane) pay for.
+  const auto past_vertex = T(-2) * b * zz > a;
+  if (any_lane(past_vertex)) zz = select(b < T(0), select(a > T(0), select(past_vertex, a / (T(-2) * b), zz), zz), zz);
   const T v = zz * (a + b * zz);
-  return v > T(0) ? v : T(0);
+  return select(v > T(0), v, T(0));
 }
 
 // Linear load interpolation through (pn, x_pn), (2pn, x_2pn) (Rill, for the slips sm and ss).
@@ -181,18 +181,19 @@ FLEETDYN_FN T tmeasy_load_linear(T x_pn, T x_2pn, T z) {
 template <class T>
 FLEETDYN_FN TmeasyCurve<T> tmeasy_sanitize_curve(TmeasyCurve<T> c) {
   const T min_slip = T(1e-3);  // a slip at the peak below 0.1 % is not a tire
-  if (!(c.sm > min_slip)) c.sm = min_slip;
-  if (!(c.ss > c.sm * T(1.01))) c.ss = c.sm * T(1.01);
-  if (c.fs > c.fm) c.fs = c.fm;
-  if (c.fs < T(0)) c.fs = T(0);
+  c.sm = select(c.sm > min_slip, c.sm, min_slip);
+  c.ss = select(c.ss > c.sm * T(1.01), c.ss, c.sm * T(1.01));
+  c.fs = select(c.fs > c.fm, c.fm, c.fs);
+  c.fs = select(c.fs < T(0), T(0), c.fs);
   return c;
 }
 
-// Characteristic curves at wheel load fz [N], friction-scaled (fm, fs by mu/mu_ref).
+// Characteristic curves at wheel load fz [N], friction-scaled (fm, fs by mu/mu_ref, times the
+// surface's own friction factor surface_mu_scale).
 template <class T>
-FLEETDYN_FN TmeasyLoadCurves<T> tmeasy_curves_at_load(const TireParams<T>& p, T fz) {
-  const T z = (fz > T(0) ? fz : T(0)) / p.nominal_load;
-  const T mu_scale = p.mu / p.mu_ref;
+FLEETDYN_FN TmeasyLoadCurves<T> tmeasy_curves_at_load(const TireParams<T>& p, T fz, T surface_mu_scale = T(1)) {
+  const T z = select(fz > T(0), fz, T(0)) / p.nominal_load;
+  const T mu_scale = p.mu / p.mu_ref * surface_mu_scale;
   TmeasyLoadCurves<T> c;
   c.x.df0 = tmeasy_load_quadratic(p.dfx0_pn, p.dfx0_2pn, z);
   c.x.fm = mu_scale * tmeasy_load_quadratic(p.fxm_pn, p.fxm_2pn, z);
@@ -214,18 +215,18 @@ FLEETDYN_FN TmeasyLoadCurves<T> tmeasy_curves_at_load(const TireParams<T>& p, T 
 //   s <= sm:      F = df0 s / (1 + sigma (sigma + df0 sm / fm - 2)),  sigma = s / sm
 //   sm < s < ss:  F = fm - (fm - fs) sigma^2 (3 - 2 sigma),           sigma = (s - sm) / (ss - sm)
 //   s >= ss:      F = fs
+// Branch-free: the rising part is always evaluated; the transition and sliding parts (which
+// share one division by s) only when some lane is past the peak.
 template <class T>
 FLEETDYN_FN T tmeasy_curve_secant(const TmeasyCurve<T>& c, T s) {
-  if (s <= c.sm) {
-    const T sigma = s / c.sm;
-    // Denominator = (1 - sigma)^2 + sigma df0 sm / fm > 0 for fm > 0.
-    return c.df0 / (T(1) + sigma * (sigma + c.df0 * c.sm / c.fm - T(2)));
-  }
-  if (s < c.ss) {
-    const T sigma = (s - c.sm) / (c.ss - c.sm);
-    return (c.fm - (c.fm - c.fs) * sigma * sigma * (T(3) - T(2) * sigma)) / s;
-  }
-  return c.fs / s;
+  const auto rising = s <= c.sm;
+  const T sigma_rise = s / c.sm;
+  // Denominator = (1 - sigma)^2 + sigma df0 sm / fm > 0 for fm > 0.
+  const T secant_rise = c.df0 / (T(1) + sigma_rise * (sigma_rise + c.df0 * c.sm / c.fm - T(2)));
+  if (all_lanes(rising)) return secant_rise;
+  const T sigma = (s - c.sm) / (c.ss - c.sm);
+  const T force = select(s < c.ss, c.fm - (c.fm - c.fs) * sigma * sigma * (T(3) - T(2) * sigma), c.fs);
+  return select(rising, secant_rise, force / select(rising, T(1), s));
 }
 
 // Generalized characteristic curve F(s) [N], s >= 0.
@@ -236,14 +237,18 @@ FLEETDYN_FN T tmeasy_curve_force(const TmeasyCurve<T>& c, T s) {
 
 // Secant stiffnesses f_x = Fx^S / sx, f_y = Fy^S / sy [N] of the steady combined-slip forces
 // (Rill's normalized combined slip). Zero for fz <= 0 or degenerate curves (mu = 0).
+// Branch-free: a lane without load (or with degenerate curves) computes on placeholders and is
+// set to zero at the end; the whole evaluation is skipped only when no lane has load.
 template <class T>
 FLEETDYN_FN void tmeasy_secant_stiffness(const TireParams<T>& p, T fz, T sx, T sy, T* fx_secant,
-                                         T* fy_secant) {
+                                         T* fy_secant, T surface_mu_scale = T(1)) {
   *fx_secant = T(0);
   *fy_secant = T(0);
-  if (!(fz > T(0))) return;
-  const TmeasyLoadCurves<T> c = tmeasy_curves_at_load(p, fz);
-  if (!(c.x.df0 > T(0) && c.y.df0 > T(0) && c.x.fm > T(0) && c.y.fm > T(0))) return;
+  const auto loaded = fz > T(0);
+  if (!any_lane(loaded)) return;
+  const TmeasyLoadCurves<T> c = tmeasy_curves_at_load(p, fz, surface_mu_scale);
+  const auto valid = both(both(loaded, both(c.x.df0 > T(0), c.y.df0 > T(0))), both(c.x.fm > T(0), c.y.fm > T(0)));
+  if (!any_lane(valid)) return;
 
   // Slip normalization (Rill): makes the x and y curves comparable so one generalized curve
   // describes combined slip.
@@ -259,35 +264,30 @@ FLEETDYN_FN void tmeasy_secant_stiffness(const TireParams<T>& p, T fz, T sx, T s
 
   const T nx = sx * inv_shat_x;  // normalized slips
   const T ny = sy * inv_shat_y;
-  const T sn = std::sqrt(nx * nx + ny * ny);
+  const T sn = sqrt(nx * nx + ny * ny);
   // Below this the direction of the normalized slip is numerically meaningless; take the pure-slip
   // limits f_x -> dfx0, f_y -> dfy0 (the forces f*s are ~0 there anyway). Rill's normalization
   // makes these nearly equal to the limits along the other axis (within ~3 % for the HMMWV).
-  const T sn_tiny = T(1e-9);
-  if (!(sn > sn_tiny)) {
-    *fx_secant = c.x.df0;
-    *fy_secant = c.y.df0;
-    return;
-  }
-  const T inv_sn = T(1) / sn;
-  const T cphi = nx * inv_sn;
-  const T sphi = ny * inv_sn;
+  const auto directed = sn > T(1e-9);
+  const T inv_sn = T(1) / select(directed, sn, T(1));
+  const T cphi = select(directed, nx * inv_sn, T(1));
+  const T sphi = select(directed, ny * inv_sn, T(0));
   TmeasyCurve<T> g;  // combined (generalized) curve in the direction phi
-  g.df0 = std::sqrt(sq(c.x.df0 * shat_x * cphi) + sq(c.y.df0 * shat_y * sphi));
-  g.fm = std::sqrt(sq(c.x.fm * cphi) + sq(c.y.fm * sphi));
-  g.sm = std::sqrt(sq(c.x.sm * inv_shat_x * cphi) + sq(c.y.sm * inv_shat_y * sphi));
+  g.df0 = sqrt(sq(c.x.df0 * shat_x * cphi) + sq(c.y.df0 * shat_y * sphi));
+  g.fm = sqrt(sq(c.x.fm * cphi) + sq(c.y.fm * sphi));
+  g.sm = sqrt(sq(c.x.sm * inv_shat_x * cphi) + sq(c.y.sm * inv_shat_y * sphi));
   // The sliding part of the curve matters only past the peak (square roots are costly here).
-  if (sn > g.sm) {
-    g.fs = std::sqrt(sq(c.x.fs * cphi) + sq(c.y.fs * sphi));
-    g.ss = std::sqrt(sq(c.x.ss * inv_shat_x * cphi) + sq(c.y.ss * inv_shat_y * sphi));
-  } else {
-    g.fs = g.fm;
-    g.ss = g.sm;
+  const auto past_peak = sn > g.sm;
+  g.fs = g.fm;
+  g.ss = g.sm;
+  if (any_lane(past_peak)) {
+    g.fs = select(past_peak, sqrt(sq(c.x.fs * cphi) + sq(c.y.fs * sphi)), g.fm);
+    g.ss = select(past_peak, sqrt(sq(c.x.ss * inv_shat_x * cphi) + sq(c.y.ss * inv_shat_y * sphi)), g.sm);
   }
   const T f_over_sn = tmeasy_curve_secant(g, sn);
   // Fx = F cos(phi) = (F / sN) sx / shat_x, so the secant is (F / sN) / shat_x.
-  *fx_secant = f_over_sn * inv_shat_x;
-  *fy_secant = f_over_sn * inv_shat_y;
+  *fx_secant = select(valid, select(directed, f_over_sn * inv_shat_x, c.x.df0), T(0));
+  *fy_secant = select(valid, select(directed, f_over_sn * inv_shat_y, c.y.df0), T(0));
 }
 
 // Steady-state combined-slip forces [N] for the TMeasy slips sx, sy at load fz.
@@ -307,18 +307,18 @@ FLEETDYN_FN void tmeasy_steady_forces(const TireParams<T>& p, T fz, T sx, T sy, 
 // Continuous with continuous slope at s0 and sE.
 template <class T>
 FLEETDYN_FN T tmeasy_trail_ratio(const TireParams<T>& p, T sy) {
-  const T a = std::fabs(sy);
+  const T a = fabs(sy);
   const T n0 = p.trail_ratio0;
   const T s0 = p.trail_zero_slip;
-  const T se = p.trail_end_slip > s0 ? p.trail_end_slip : s0;
-  if (!(a < se)) return T(0);
+  const T se = select(p.trail_end_slip > s0, p.trail_end_slip, s0);
   const T w = s0 / se;
-  if (a <= s0) {
-    const T u = a / s0;
-    return n0 * ((T(1) - w) * (T(1) - u) + w * (T(1) - (T(3) - T(2) * u) * u * u));
-  }
-  const T v = (se - a) / (se - s0);
-  return -n0 * (T(1) - w) * (a - s0) / s0 * v * v;
+  const auto near = a <= s0;
+  const T u = a / s0;
+  const T positive = n0 * ((T(1) - w) * (T(1) - u) + w * (T(1) - (T(3) - T(2) * u) * u * u));
+  if (all_lanes(near)) return positive;
+  const T v = (se - a) / select(near, T(1), se - s0);  // se = s0 only when no lane gets here
+  const T lobe = -n0 * (T(1) - w) * (a - s0) / s0 * v * v;
+  return select(a < se, select(near, positive, lobe), T(0));
 }
 
 // Inputs of one tire evaluation (contact frame of the wheel).
@@ -357,11 +357,11 @@ struct TireOutput {
 // the patch carries only about fs: a sudden load on a parked wheel lets the patch slip ~2 cm
 // (0.3 Fz step on ~900 kg) before the spring holds. Settled, the hold creeps at v_N s(F) only.
 template <class T>
-FLEETDYN_FN TireOutput<T> tmeasy_forces(const TireParams<T>& p, const TireInput<T>& in) {
+FLEETDYN_FN TireOutput<T> tmeasy_forces(const TireParams<T>& p, const TireInput<T>& in, T surface_mu_scale = T(1)) {
   TireOutput<T> out;
   const T r = in.rolling_radius;
-  const T fz = in.fz > T(0) ? in.fz : T(0);
-  const T v_star = r * std::fabs(in.omega) + p.slip_velocity_floor;  // slip reference velocity
+  const T fz = select(in.fz > T(0), in.fz, T(0));
+  const T v_star = r * fabs(in.omega) + p.slip_velocity_floor;  // slip reference velocity
   const T vs_x = in.v_long - r * in.omega;  // longitudinal slip velocity of the undeformed tire
   const T vs_y = in.v_lat;                  // lateral slip velocity
   const T inv_v_star = T(1) / v_star;
@@ -369,32 +369,25 @@ FLEETDYN_FN TireOutput<T> tmeasy_forces(const TireParams<T>& p, const TireInput<
   const T sy = -vs_y * inv_v_star;          // TMeasy lateral slip
 
   T fx_sec, fy_sec;
-  tmeasy_secant_stiffness(p, fz, sx, sy, &fx_sec, &fy_sec);
+  tmeasy_secant_stiffness(p, fz, sx, sy, &fx_sec, &fy_sec, surface_mu_scale);
 
   const T cx = p.long_stiffness, dx = p.long_damping;
   const T cy = p.lat_stiffness, dy = p.lat_damping;
   const T den_x = v_star * dx + fx_sec;
   const T den_y = v_star * dy + fy_sec;
-  if (den_x > T(0)) {
-    const T inv_den_x = T(1) / den_x;
-    out.defl_long_rate = -(v_star * cx * in.defl_long + fx_sec * vs_x) * inv_den_x;
-    out.fx = fx_sec * (cx * in.defl_long - dx * vs_x) * inv_den_x;
-  } else {  // no damping and no grip: nothing to transmit, keep the state
-    out.defl_long_rate = T(0);
-    out.fx = T(0);
-  }
-  T sy_patch = sy;  // lateral slip the contact patch actually sees
-  if (den_y > T(0)) {
-    const T inv_den_y = T(1) / den_y;
-    out.defl_lat_rate = -(v_star * cy * in.defl_lat + fy_sec * vs_y) * inv_den_y;
-    out.fy = fy_sec * (cy * in.defl_lat - dy * vs_y) * inv_den_y;
-    // s_patch = -(v_y + du/dt)/v* simplifies to (c u - d v_y)/(v* d + f) = Fy / f_y: no 1/v*,
-    // so it stays well-behaved at standstill and equals sy in steady state.
-    sy_patch = (cy * in.defl_lat - dy * vs_y) * inv_den_y;
-  } else {
-    out.defl_lat_rate = T(0);
-    out.fy = T(0);
-  }
+  // den <= 0 only with no damping and no grip: nothing to transmit, keep the state.
+  const auto transmits_x = den_x > T(0);
+  const auto transmits_y = den_y > T(0);
+  const T inv_den_x = T(1) / select(transmits_x, den_x, T(1));
+  const T inv_den_y = T(1) / select(transmits_y, den_y, T(1));
+  out.defl_long_rate = select(transmits_x, -(v_star * cx * in.defl_long + fx_sec * vs_x) * inv_den_x, T(0));
+  out.fx = select(transmits_x, fx_sec * (cx * in.defl_long - dx * vs_x) * inv_den_x, T(0));
+  out.defl_lat_rate = select(transmits_y, -(v_star * cy * in.defl_lat + fy_sec * vs_y) * inv_den_y, T(0));
+  out.fy = select(transmits_y, fy_sec * (cy * in.defl_lat - dy * vs_y) * inv_den_y, T(0));
+  // Lateral slip the contact patch actually sees: s_patch = -(v_y + du/dt)/v* simplifies to
+  // (c u - d v_y)/(v* d + f) = Fy / f_y: no 1/v*, so it stays well-behaved at standstill and
+  // equals sy in steady state.
+  const T sy_patch = select(transmits_y, (cy * in.defl_lat - dy * vs_y) * inv_den_y, sy);
 
   // Aligning moment (TMeasy): Mz = -n Fy, n = L * (n/L)(sy). A positive trail turns the wheel
   // heading towards its velocity (restoring).
