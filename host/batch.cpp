@@ -183,7 +183,7 @@ template <class T>
 std::unique_ptr<TypedBatch> make_typed(const std::vector<VehicleParams<double>>& params, int n,
                                        const TerrainSpec& terrain, const BatchOptions& options, BackendKind backend) {
   std::unique_ptr<Engine<T>> engine =
-      backend == BackendKind::Cuda ? make_cuda_engine<T>() : make_cpu_engine<T>(options.cpu_threads);
+      backend == BackendKind::Cuda ? make_cuda_engine<T>() : make_cpu_engine<T>(options.cpu_threads, options.cpu_simd);
   return std::make_unique<TypedBatchImpl<T>>(params, n, terrain, options, std::move(engine));
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "host/strut_lanes.h"
 #include "host/thread_pool.h"
 
 namespace fleetdyn {
@@ -10,57 +11,73 @@ namespace {
 
 template <class T>
 class CpuEngine final : public Engine<T> {
-  // Worker w steps the w-th contiguous slice of the vehicles.
+  static constexpr int kWidth = kLaneWidth<T>;
+
+  // Worker w steps the w-th contiguous slice of the work units: groups of kWidth vehicles
+  // (SIMD) or single vehicles (scalar). A unit's vehicles never depend on the slicing.
   struct Slices {
     const StrutBatchView<T>* view;
     int steps;
     int workers;
+    bool simd;
   };
+  static void run_units(const Slices& s, int begin, int end) {
+    if (s.simd) {
+      for (int g = begin; g < end; ++g) strut_run_lanes<T, kWidth>(*s.view, g * kWidth, s.steps);
+    } else {
+      for (int v = begin; v < end; ++v) strut_run_vehicle(*s.view, v, s.steps);
+    }
+  }
+  static int unit_count(const Slices& s) {
+    const int n = s.view->vehicle_count;
+    return s.simd ? (n + kWidth - 1) / kWidth : n;
+  }
   static void run_slice(void* context, int worker) {
     const Slices& s = *static_cast<const Slices*>(context);
-    const int n = s.view->vehicle_count;
-    const int begin = static_cast<int>(static_cast<long long>(n) * worker / s.workers);
-    const int end = static_cast<int>(static_cast<long long>(n) * (worker + 1) / s.workers);
-    for (int v = begin; v < end; ++v) strut_run_vehicle(*s.view, v, s.steps);
+    const long long units = unit_count(s);
+    run_units(s, static_cast<int>(units * worker / s.workers), static_cast<int>(units * (worker + 1) / s.workers));
   }
 
  public:
-  explicit CpuEngine(int threads)
-      : pool_(threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))) {}
+  CpuEngine(int threads, bool simd)
+      : pool_(threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
+        simd_(simd) {}
 
   void upload(const BatchStorage<T>&, unsigned) override {}  // steps the host storage itself
 
   void step(BatchStorage<T>& host, int steps) override {
     const StrutBatchView<T> view = host.view();
-    const int n = view.vehicle_count;
+    Slices slices{&view, steps, 1, simd_};
+    const int units = unit_count(slices);
     // Small batches are not worth waking the workers for.
-    const int workers = n < 4 * pool_.size() ? 1 : pool_.size();
-    if (workers == 1) {
-      for (int v = 0; v < n; ++v) strut_run_vehicle(view, v, steps);
+    slices.workers = units < 4 * pool_.size() ? 1 : pool_.size();
+    if (slices.workers == 1) {
+      run_units(slices, 0, units);
       return;
     }
-    Slices slices{&view, steps, workers};
     pool_.run(&run_slice, &slices);
   }
 
   void download(BatchStorage<T>&) override {}
   void synchronize() override {}
   std::string device_name() const override {
-    return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread)" : " threads)");
+    return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread" : " threads") +
+           (simd_ ? ", " + std::to_string(kWidth) + " SIMD lanes)" : ", scalar)");
   }
 
  private:
   ThreadPool pool_;
+  bool simd_;
 };
 
 }  // namespace
 
 template <class T>
-std::unique_ptr<Engine<T>> make_cpu_engine(int threads) {
-  return std::make_unique<CpuEngine<T>>(threads);
+std::unique_ptr<Engine<T>> make_cpu_engine(int threads, bool simd) {
+  return std::make_unique<CpuEngine<T>>(threads, simd);
 }
 
-template std::unique_ptr<Engine<float>> make_cpu_engine<float>(int);
-template std::unique_ptr<Engine<double>> make_cpu_engine<double>(int);
+template std::unique_ptr<Engine<float>> make_cpu_engine<float>(int, bool);
+template std::unique_ptr<Engine<double>> make_cpu_engine<double>(int, bool);
 
 }  // namespace fleetdyn

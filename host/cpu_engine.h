@@ -11,6 +11,6 @@
 namespace fleetdyn {
 
 template <class T>
-std::unique_ptr<Engine<T>> make_cpu_engine(int threads);
+std::unique_ptr<Engine<T>> make_cpu_engine(int threads, bool simd);
 
 }  // namespace fleetdyn

@@ -37,6 +37,34 @@ double position_difference(const VehicleSnapshot& a, const VehicleSnapshot& b) {
                    sq(a.position[2] - b.position[2]));
 }
 
+// Vehicles that differ (mass, CG height, wheel rates, tire friction, initial speed), so a
+// backend that read another vehicle's parameters or state would fail the comparisons.
+std::vector<VehicleParams<double>> varied_params(int count) {
+  std::vector<VehicleParams<double>> params;
+  for (int v = 0; v < count; ++v) {
+    VehicleParams<double> p = hmmwv_params();
+    const double u = static_cast<double>(v) / (count - 1);  // 0..1 across the batch
+    p.total_mass *= 0.9 + 0.2 * u;
+    p.cg_height *= 0.85 + 0.3 * std::fmod(7.0 * u, 1.0);
+    p.wheel_rate_front *= 0.8 + 0.4 * std::fmod(13.0 * u, 1.0);
+    p.wheel_rate_rear *= 0.8 + 0.4 * std::fmod(11.0 * u, 1.0);
+    p.tire.mu *= 0.7 + 0.4 * std::fmod(3.0 * u, 1.0);
+    finalize_vehicle_params(p);
+    params.push_back(p);
+  }
+  return params;
+}
+
+std::vector<InitialCondition> varied_initial(int count) {
+  std::vector<InitialCondition> initial;
+  for (int v = 0; v < count; ++v) {
+    InitialCondition ic;
+    ic.speed = 10.0 + 10.0 * v / (count - 1);
+    initial.push_back(ic);
+  }
+  return initial;
+}
+
 // Test 9: fp32 against fp64 over the 10 s maneuver (~150 m travelled): the chassis positions
 // differ by less than 1 cm. What keeps fp32 this close: positions relative to a per-vehicle
 // origin, the unsprung positions relative to the chassis.
@@ -128,6 +156,12 @@ void expect_diverging_vehicle_isolated(const BatchOptions& options) {
 
 TEST(BackendParity, DivergingVehicleIsIsolated) { expect_diverging_vehicle_isolated(cpu_options()); }
 
+TEST(BackendParity, DivergingVehicleIsIsolatedOnScalarPath) {
+  BatchOptions options = cpu_options();
+  options.cpu_simd = false;
+  expect_diverging_vehicle_isolated(options);
+}
+
 TEST(BackendParity, DivergingVehicleIsIsolatedOnCuda) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
@@ -170,22 +204,8 @@ TEST(BackendParity, CudaMatchesCpu) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
   constexpr int kVehicles = 64;
-  std::vector<VehicleParams<double>> params;
-  std::vector<InitialCondition> initial;
-  for (int v = 0; v < kVehicles; ++v) {
-    VehicleParams<double> p = hmmwv_params();
-    const double u = static_cast<double>(v) / (kVehicles - 1);  // 0..1 across the batch
-    p.total_mass *= 0.9 + 0.2 * u;
-    p.cg_height *= 0.85 + 0.3 * std::fmod(7.0 * u, 1.0);
-    p.wheel_rate_front *= 0.8 + 0.4 * std::fmod(13.0 * u, 1.0);
-    p.wheel_rate_rear *= 0.8 + 0.4 * std::fmod(11.0 * u, 1.0);
-    p.tire.mu *= 0.7 + 0.4 * std::fmod(3.0 * u, 1.0);
-    finalize_vehicle_params(p);
-    params.push_back(p);
-    InitialCondition ic;
-    ic.speed = 10.0 + 10.0 * u;
-    initial.push_back(ic);
-  }
+  const std::vector<VehicleParams<double>> params = varied_params(kVehicles);
+  const std::vector<InitialCondition> initial = varied_initial(kVehicles);
   for (Precision precision : {Precision::Fp64, Precision::Fp32}) {
     BatchOptions cpu = cpu_options(precision);
     BatchOptions gpu = cpu;
@@ -226,6 +246,55 @@ TEST(BackendParity, CudaMatchesCpu) {
     std::printf("CUDA vs CPU %s: worst position difference %.3e m, %.3e relative\n", name, worst_absolute,
                 worst_relative);
     ::testing::Test::RecordProperty(std::string(name) + "_worst_position_difference_m", std::to_string(worst_absolute));
+  }
+}
+
+// The CPU backend's SIMD lanes (default) against its scalar path (the code the GPU runs), on
+// flat ground and on terrains queried per lane: 13 different vehicles, so the last group of lanes
+// is padded. Same bounds as CUDA against the CPU: fp64 within 1e-9 relative (only multiply-add
+// contraction differs), fp32 within 1 cm over 10 s.
+TEST(BackendParity, SimdLanesMatchScalarPath) {
+  constexpr int kVehicles = 13;
+  for (TerrainKind kind : {TerrainKind::Flat, TerrainKind::Hill, TerrainKind::Plane}) {
+    for (Precision precision : {Precision::Fp64, Precision::Fp32}) {
+      TerrainSpec terrain = test::terrain_of(kind);
+      terrain.desc.hill_height = 1.0;
+      terrain.desc.hill_radius = 20.0;
+      terrain.desc.hill_x = 60.0;
+      terrain.desc.bank = 0.05;
+      std::vector<std::vector<VehicleSnapshot>> snapshots;
+      std::vector<std::vector<double>> metrics;
+      for (bool simd : {true, false}) {
+        BatchOptions options = cpu_options(precision);
+        options.cpu_simd = simd;
+        Batch batch(varied_params(kVehicles), kVehicles, terrain, options);
+        batch.set_initial_conditions(varied_initial(kVehicles));
+        batch.set_maneuvers({test_maneuver()});
+        batch.step(10000);
+        snapshots.push_back(batch.snapshots());
+        metrics.push_back(batch.metrics());
+      }
+      const double metric_tolerance = precision == Precision::Fp64 ? 1e-6 : 5e-2;
+      double worst = 0.0;
+      for (int v = 0; v < kVehicles; ++v) {
+        const VehicleSnapshot& lanes = snapshots[0][v];
+        const VehicleSnapshot& scalar = snapshots[1][v];
+        ASSERT_EQ(lanes.status, kStatusRunning) << "vehicle " << v;
+        ASSERT_EQ(scalar.status, kStatusRunning) << "vehicle " << v;
+        const double diff = position_difference(lanes, scalar);
+        const double scale = std::sqrt(sq(scalar.position[0]) + sq(scalar.position[1]) + sq(scalar.position[2]));
+        EXPECT_GT(scale, 50.0);
+        worst = std::max(worst, diff);
+        EXPECT_LT(diff, precision == Precision::Fp64 ? 1e-9 * scale : 0.01)
+            << "vehicle " << v << ", terrain " << static_cast<int>(kind);
+      }
+      std::printf("SIMD vs scalar, terrain %d, %s: worst position difference %.3e m\n", static_cast<int>(kind),
+                  precision == Precision::Fp64 ? "fp64" : "fp32", worst);
+      for (size_t k = 0; k < metrics[0].size(); ++k) {
+        const double a = metrics[0][k], b = metrics[1][k];
+        EXPECT_LE(std::fabs(a - b), metric_tolerance * std::max(1.0, std::fabs(a))) << "metric entry " << k;
+      }
+    }
   }
 }
 

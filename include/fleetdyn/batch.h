@@ -59,6 +59,9 @@ struct BatchOptions {
   int substeps = 1;           // RK4 substeps per step
   bool requery_contact = true;  // terrain queried at every RK4 stage (false: once per step)
   int cpu_threads = 0;        // CPU backend threads; 0 = all hardware threads
+  // CPU backend: step 4 (fp64) or 8 (fp32) vehicles at once in SIMD lanes (true), or one at a
+  // time through the scalar code the GPU runs (false). Results agree to round-off.
+  bool cpu_simd = true;
 };
 
 // One vehicle's state in world coordinates, for reading back.

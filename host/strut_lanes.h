@@ -1,0 +1,135 @@
+// The CPU backend's vectorized runner: W consecutive vehicles stepped together, one per SIMD lane
+// (host/lanes.h), through the same templated physics the GPU and the scalar path run.
+//
+// What is vectorized: the whole RK4 step (strut kinematics, TMeasy tire, driveline, Newton-Euler).
+// What runs per lane through the scalar code: terrain queries other than flat ground (a few
+// percent of the time; the loop and the heightfield index per lane), the maneuver lookup, the
+// sanity check, the metrics and the origin rebase (once per step, not per stage).
+//
+// Independence: a vehicle's lane depends only on its index (v / W, v % W), every vehicle of the
+// batch goes through this path (a short last group is padded with copies of its first vehicle,
+// never written back), and no operation mixes lanes, so a vehicle's result is the same whatever
+// the batch size or thread count. It equals the scalar path to round-off, not bitwise: the
+// compiler contracts multiply-adds differently in the two.
+#pragma once
+
+#include "fleetdyn/physics/strut_batch.h"
+#include "host/lanes.h"
+
+namespace fleetdyn {
+
+// Terrain contact for W query points: flat ground vectorized (the same arithmetic as
+// terrain_detail::flat_contact), other kinds through the scalar query per lane.
+template <class T, int W>
+inline TerrainContact<Lanes<T, W>> terrain_query(const TerrainDesc<T>& t, Vec3<Lanes<T, W>> local,
+                                                 Lanes<T, W> origin_x, Lanes<T, W> origin_y) {
+  using L = Lanes<T, W>;
+  if (t.kind == TerrainKind::Flat) {
+    return TerrainContact<L>{local.z - L(t.base_height), Vec3<L>{L(T(0)), L(T(0)), L(T(1))}, L(t.mu_scale)};
+  }
+  TerrainContact<L> c;
+  for (int i = 0; i < W; ++i) {
+    const TerrainContact<T> one =
+        terrain_query(t, Vec3<T>{local.x[i], local.y[i], local.z[i]}, origin_x[i], origin_y[i]);
+    c.distance.set(i, one.distance);
+    c.normal.x.set(i, one.normal.x);
+    c.normal.y.set(i, one.normal.y);
+    c.normal.z.set(i, one.normal.z);
+    c.mu_scale.set(i, one.mu_scale);
+  }
+  return c;
+}
+
+// Advance vehicles first .. first + W - 1 (those that exist and are running) by `steps` outer
+// steps; the lane form of strut_run_vehicle (physics/strut_batch.h), with the same divergence
+// handling: a vehicle whose state stops being sane keeps its last sane state, is flagged
+// kStatusDiverged and is no longer written.
+template <class T, int W>
+inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
+  using L = Lanes<T, W>;
+  const int n = b.vehicle_count;
+  int vehicle[W];
+  bool active[W];
+  bool any_active = false;
+  for (int i = 0; i < W; ++i) {
+    vehicle[i] = first + i < n ? first + i : first;  // padding lanes repeat the first vehicle
+    active[i] = first + i < n && b.status[first + i] == kStatusRunning;
+    any_active = any_active || active[i];
+  }
+  if (!any_active) return;
+
+  VehicleParams<L> params;
+  L s[kStrutStateSize], next[kStrutStateSize];
+  L origin_x, origin_y;
+  T metrics[W][kMetricCount];
+  int count[W], status[W];
+  typename L::Mask running;  // lanes whose state advances
+  for (int i = 0; i < W; ++i) {
+    const int v = vehicle[i];
+    set_lane(params, i, b.params[v % b.param_count]);
+    for (int j = 0; j < kStrutStateSize; ++j) s[j].set(i, b.state[j * n + v]);
+    for (int j = 0; j < kMetricCount; ++j) metrics[i][j] = b.metrics[j * n + v];
+    origin_x.set(i, b.origin[v]);
+    origin_y.set(i, b.origin[n + v]);
+    count[i] = b.step_count[v];
+    status[i] = kStatusRunning;
+    running.bits[i] = active[i] ? -1 : 0;
+  }
+  const T dt = b.integrator.step;
+  for (int k = 0; k < steps; ++k) {
+    DriverInput<L> input;
+    T time[W];
+    for (int i = 0; i < W; ++i) {
+      time[i] = T(count[i]) * dt;
+      const int v = vehicle[i];
+      const DriverInput<T> one = b.maneuver.table_count > 0
+                                     ? maneuver_input(b.maneuver, v, time[i])
+                                     : DriverInput<T>{b.inputs[v], b.inputs[n + v], b.inputs[2 * n + v]};
+      input.steer.set(i, one.steer);
+      input.throttle.set(i, one.throttle);
+      input.brake.set(i, one.brake);
+    }
+    StrutDiagnostics<L> diag;
+    strut_step(params, b.terrain, origin_x, origin_y, b.integrator, input, s, next, &diag);
+    for (int i = 0; i < W; ++i) {
+      if (!lane_is_set(running, i)) continue;
+      T lane_next[kStrutStateSize], lane_state[kStrutStateSize];
+      for (int j = 0; j < kStrutStateSize; ++j) {
+        lane_next[j] = next[j][i];
+        lane_state[j] = s[j][i];
+      }
+      if (!strut_state_is_sane(lane_next)) {  // keep s, the last sane state
+        status[i] = kStatusDiverged;
+        metrics[i][metric::diverged_time] = time[i];
+        running.bits[i] = 0;
+        continue;
+      }
+      update_metrics(metrics[i], b.terrain, origin_x[i], origin_y[i], lane_state, get_lane(diag, i), time[i], dt);
+      ++count[i];
+    }
+    if (!any_lane(running)) break;
+    for (int j = 0; j < kStrutStateSize; ++j) s[j] = select(running, next[j], s[j]);
+    for (int i = 0; i < W; ++i) {
+      if (!lane_is_set(running, i)) continue;
+      T x = s[strut::kPos][i], y = s[strut::kPos + 1][i], ox = origin_x[i], oy = origin_y[i];
+      rebase_coordinate(x, ox);
+      rebase_coordinate(y, oy);
+      s[strut::kPos].set(i, x);
+      s[strut::kPos + 1].set(i, y);
+      origin_x.set(i, ox);
+      origin_y.set(i, oy);
+    }
+  }
+  for (int i = 0; i < W; ++i) {
+    if (!active[i]) continue;
+    const int v = vehicle[i];
+    for (int j = 0; j < kStrutStateSize; ++j) b.state[j * n + v] = s[j][i];
+    for (int j = 0; j < kMetricCount; ++j) b.metrics[j * n + v] = metrics[i][j];
+    b.origin[v] = origin_x[i];
+    b.origin[n + v] = origin_y[i];
+    b.step_count[v] = count[i];
+    b.status[v] = status[i];
+  }
+}
+
+}  // namespace fleetdyn
