@@ -47,7 +47,7 @@ constexpr double kThrottle = 0.15;
 // enough that 10^5 vehicles stay affordable (10 steps = 10^6 vehicle-steps per iteration).
 int steps_per_iteration(int vehicles) { return std::clamp(100000 / vehicles, 10, 1000); }
 
-std::unique_ptr<Batch> make_batch(BackendKind backend, Precision precision, int threads, int vehicles) {
+std::unique_ptr<Batch> make_batch(BackendKind backend, Precision precision, int threads, int vehicles, bool simd) {
   const VehicleParams<double> p = hmmwv_params();
   BatchOptions options;
   options.backend = backend;
@@ -56,6 +56,7 @@ std::unique_ptr<Batch> make_batch(BackendKind backend, Precision precision, int 
   options.substeps = 1;
   options.requery_contact = true;
   options.cpu_threads = threads;
+  options.cpu_simd = simd;
   auto batch = std::make_unique<Batch>(std::vector<VehicleParams<double>>{p}, vehicles, TerrainSpec{}, options);
   InitialCondition ic;
   ic.speed = kSpeed;
@@ -64,12 +65,12 @@ std::unique_ptr<Batch> make_batch(BackendKind backend, Precision precision, int 
   return batch;
 }
 
-void bm_batch(benchmark::State& state, BackendKind backend, Precision precision, int threads) {
+void bm_batch(benchmark::State& state, BackendKind backend, Precision precision, int threads, bool simd) {
   const int vehicles = static_cast<int>(state.range(0));
   const int steps = steps_per_iteration(vehicles);
   std::unique_ptr<Batch> batch;
   try {
-    batch = make_batch(backend, precision, threads, vehicles);
+    batch = make_batch(backend, precision, threads, vehicles, simd);
     batch->step(steps);  // warm-up: caches, pages, the GPU's first launch
     batch->synchronize();
   } catch (const std::exception& e) {
@@ -102,7 +103,7 @@ struct WarmState {
 
 const WarmState& warm_state() {
   static const WarmState w = [] {
-    auto batch = make_batch(BackendKind::Cpu, Precision::Fp64, 1, 1);
+    auto batch = make_batch(BackendKind::Cpu, Precision::Fp64, 1, 1, true);
     batch->step(2000);
     const std::vector<double> o = batch->origins();
     return WarmState{batch->state(), o[0], o[1]};
@@ -156,20 +157,22 @@ void bm_step(benchmark::State& state) {
 
 void register_benchmarks() {
   const std::vector<int> sizes{1, 100, 10000, 100000};
-  for (Precision prec : {Precision::Fp32, Precision::Fp64}) {
-    for (int threads : {1, 2}) {
-      const std::string name =
-          std::string("strut_batch/cpu/") + precision_name(prec) + "/threads:" + std::to_string(threads);
-      auto* b = benchmark::RegisterBenchmark(name.c_str(), bm_batch, BackendKind::Cpu, prec, threads);
-      for (int n : sizes) b->Arg(n);
-      b->ArgName("vehicles")->UseRealTime()->Unit(benchmark::kMillisecond);
+  for (bool simd : {true, false}) {
+    for (Precision prec : {Precision::Fp32, Precision::Fp64}) {
+      for (int threads : {1, 2}) {
+        const std::string name = std::string(simd ? "strut_batch/cpu/" : "strut_batch/cpu-scalar/") +
+                                 precision_name(prec) + "/threads:" + std::to_string(threads);
+        auto* b = benchmark::RegisterBenchmark(name.c_str(), bm_batch, BackendKind::Cpu, prec, threads, simd);
+        for (int n : sizes) b->Arg(n);
+        b->ArgName("vehicles")->UseRealTime()->Unit(benchmark::kMillisecond);
+      }
     }
   }
   std::string why;
   if (cuda_available(&why)) {
     for (Precision prec : {Precision::Fp32, Precision::Fp64}) {
       const std::string name = std::string("strut_batch/cuda/") + precision_name(prec);
-      auto* b = benchmark::RegisterBenchmark(name.c_str(), bm_batch, BackendKind::Cuda, prec, 0);
+      auto* b = benchmark::RegisterBenchmark(name.c_str(), bm_batch, BackendKind::Cuda, prec, 0, false);
       for (int n : sizes) b->Arg(n);
       b->Arg(1000000)->ArgName("vehicles")->UseRealTime()->Unit(benchmark::kMillisecond);
     }

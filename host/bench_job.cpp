@@ -294,7 +294,13 @@ struct RunSpec {
   int threads;  // CPU threads (requested); 0 for CUDA
   int vehicles;
   bool per_vehicle_params;
+  bool simd;  // CPU: SIMD lanes (else the scalar path); CUDA: unused
 };
+
+std::string backend_label(const RunSpec& spec) {
+  if (spec.backend != BackendKind::Cpu) return backend_name(spec.backend);
+  return spec.simd ? "cpu/simd" : "cpu/scalar";
+}
 
 struct RunResult {
   RunSpec spec;
@@ -343,6 +349,7 @@ RunResult measure(const RunSpec& spec, const VehicleParams<double>& p, double mi
   options.substeps = 1;
   options.requery_contact = true;
   options.cpu_threads = spec.backend == BackendKind::Cpu ? spec.threads : 0;
+  options.cpu_simd = spec.simd;
   Batch batch(spec.per_vehicle_params ? scattered_params(p, spec.vehicles) : std::vector<VehicleParams<double>>{p},
               spec.vehicles, TerrainSpec{}, options);
   InitialCondition ic;
@@ -433,6 +440,19 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
       return 2;
     }
   }
+  std::vector<bool> cpu_paths;
+  for (const std::string& s : config.cpu_paths) {
+    if (s == "simd") cpu_paths.push_back(true);
+    else if (s == "scalar") cpu_paths.push_back(false);
+    else {
+      log << "fleetdyn bench: unknown CPU path '" << s << "' (known: simd, scalar)\n";
+      return 2;
+    }
+  }
+  if (want_cpu && cpu_paths.empty()) {
+    log << "fleetdyn bench: backend 'cpu' needs at least one CPU path (simd, scalar)\n";
+    return 2;
+  }
   if (config.backends.empty() || precisions.empty() || config.sizes.empty() || param_modes.empty()) {
     log << "fleetdyn bench: nothing to measure (empty list of backends, precisions, sizes or parameter modes)\n";
     return 2;
@@ -472,17 +492,18 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
   const bool cuda = cuda_available(&cuda_why);
   std::vector<RunSpec> plan;
   if (want_cpu) {
-    for (bool per_vehicle : param_modes)
-      for (Precision prec : precisions)
-        for (int t : threads)
-          for (int n : config.sizes) plan.push_back({BackendKind::Cpu, prec, t, n, per_vehicle});
+    for (bool simd : cpu_paths)
+      for (bool per_vehicle : param_modes)
+        for (Precision prec : precisions)
+          for (int t : threads)
+            for (int n : config.sizes) plan.push_back({BackendKind::Cpu, prec, t, n, per_vehicle, simd});
   }
   std::vector<int> cuda_sizes = config.sizes;
   if (config.sizes == BenchConfig{}.sizes) cuda_sizes.push_back(1000000);
   if (want_cuda && cuda) {
     for (bool per_vehicle : param_modes)
       for (Precision prec : precisions)
-        for (int n : cuda_sizes) plan.push_back({BackendKind::Cuda, prec, 0, n, per_vehicle});
+        for (int n : cuda_sizes) plan.push_back({BackendKind::Cuda, prec, 0, n, per_vehicle, false});
   }
 
   const VehicleParams<double> params = hmmwv_params();
@@ -578,7 +599,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
         << " B per vehicle per launch (fp32/fp64)\n";
   }
   if (want_cuda && !cuda) log << "fleetdyn bench: cuda skipped: " << cuda_why << "\n";
-  log << std::left << std::setw(8) << "backend" << std::setw(6) << "prec" << std::setw(12) << "params" << std::right << std::setw(4) << "thr"
+  log << std::left << std::setw(11) << "backend" << std::setw(6) << "prec" << std::setw(12) << "params" << std::right << std::setw(4) << "thr"
       << std::setw(9) << "vehicles" << std::setw(9) << "steps/ch" << std::setw(7) << "chunks" << std::setw(13)
       << "veh-steps/s" << std::setw(12) << "sim-s/s" << std::setw(14) << "sim-s/s/core" << std::setw(10) << "/floor"
       << "\n";
@@ -592,7 +613,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
     } catch (const std::exception& e) {
       log << "fleetdyn bench: " << backend_name(spec.backend) << " " << precision_name(spec.precision) << " "
           << spec.vehicles << " vehicles failed: " << e.what() << "\n";
-      failures.push_back(json{{"backend", backend_name(spec.backend)},
+      failures.push_back(json{{"backend", backend_label(spec)},
                           {"precision", precision_name(spec.precision)},
                           {"threads", spec.threads},
                           {"vehicles", spec.vehicles},
@@ -622,6 +643,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
               {"diverged_vehicles", r.diverged}};
     std::string per_core = "", ratio = "";
     if (is_cpu) {
+      e["cpu_path"] = spec.simd ? "simd" : "scalar";
       e["threads"] = spec.threads;
       e["vehicle_steps_per_s_per_core"] = r.rate_median / spec.threads;
       e["sim_vehicle_seconds_per_wall_s_per_core"] = sim / spec.threads;
@@ -640,7 +662,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
       ratio = fmt(r.rate_median / fl.floor());
     }
     results.push_back(e);
-    log << std::left << std::setw(8) << backend_name(spec.backend) << std::setw(6) << precision_name(spec.precision)
+    log << std::left << std::setw(11) << backend_label(spec) << std::setw(6) << precision_name(spec.precision)
         << std::setw(12) << (spec.per_vehicle_params ? "per-vehicle" : "shared") << std::right << std::setw(4) << (is_cpu ? std::to_string(spec.threads) : std::string("-")) << std::setw(9)
         << spec.vehicles << std::setw(9) << r.steps_per_chunk << std::setw(7) << r.chunks << std::setw(13)
         << fmt_rate(r.rate_median) << std::setw(12) << fmt_rate(sim) << std::setw(14) << per_core << std::setw(10)

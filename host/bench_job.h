@@ -16,6 +16,8 @@ struct BenchConfig {
   // "shared": one parameter set for the whole batch; "per-vehicle": a set per vehicle (mass, CG
   // height, wheel rates and friction scattered, as in a Monte Carlo study).
   std::vector<std::string> param_sets{"shared", "per-vehicle"};
+  // CPU code paths: "simd" (vehicles in SIMD lanes, the default backend) and/or "scalar".
+  std::vector<std::string> cpu_paths{"simd", "scalar"};
   double min_wall_seconds = 0.5;   // each measurement steps until at least this much wall time has passed
   std::string out_dir = "bench/results";
   std::string machine;             // label for the results file; default: the host name

@@ -59,6 +59,11 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::IsMember({"shared", "per-vehicle"}))
       ->capture_default_str();
+  bench_cmd->add_option("--cpu-paths", bench.cpu_paths,
+                        "CPU code paths: simd (vehicles in SIMD lanes, the default) and/or scalar")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"simd", "scalar"}))
+      ->capture_default_str();
   bench_cmd->add_option("--min-time", bench.min_wall_seconds, "Minimum wall time per measurement [s]")
       ->capture_default_str();
   bench_cmd->add_option("--out", bench.out_dir, "Result folder")->capture_default_str();
