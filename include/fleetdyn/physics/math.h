@@ -12,7 +12,7 @@ namespace fleetdyn {
 
 // The physics calls these unqualified (sqrt(x), not sqrt(x)): for float and double they are
 // the std overloads (float stays float, on the device too); for a SIMD lane type
-// (host/simd/lanes.h) argument-dependent lookup finds its lane-wise overloads.
+// (host/lanes.h) argument-dependent lookup finds its lane-wise overloads.
 using std::asin;
 using std::atan2;
 using std::cos;

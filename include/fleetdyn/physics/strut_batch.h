@@ -1,7 +1,8 @@
 // The kernel contract of the strut model: a trivially copyable view of a whole batch (pointers
 // and counts, never owning containers) and the routine that advances ONE vehicle by n steps.
-// The CPU backend loops over vehicles calling strut_run_vehicle, the CUDA kernel calls it once
-// per thread: the physics is the same source on both.
+// The CUDA kernel calls strut_run_vehicle once per thread; the CPU backend runs its lane form
+// (host/strut_lanes.h: several vehicles per SIMD instruction) or, with cpu_simd off, this one.
+// The physics is the same source on all of them.
 //
 // Layout: every per-vehicle array is structure-of-arrays, component-major:
 // state[j * vehicle_count + v] is state scalar j of vehicle v, so a warp reads consecutive words.
