@@ -11,6 +11,7 @@
 // the arithmetic of one vehicle-step: the physics is templated on its scalar, so it is run once
 // on a scalar type that counts every operation it performs.
 #include <cmath>
+#include <utility>
 #include <cstdint>
 
 // ---- operation-counting scalar ----------------------------------------------------------------
@@ -409,6 +410,23 @@ std::string fmt_rate(double v) {
   return buf;
 }
 
+// Maps a list of names, each one of two choices, to their values; on any other name says which
+// are known and returns false.
+template <class V>
+bool parse_two_way(const std::vector<std::string>& names, const char* what, std::pair<const char*, V> first,
+                   std::pair<const char*, V> second, std::vector<V>& out, std::ostream& log) {
+  for (const std::string& name : names) {
+    if (name == first.first) out.push_back(first.second);
+    else if (name == second.first) out.push_back(second.second);
+    else {
+      log << "fleetdyn bench: unknown " << what << " '" << name << "' (known: " << first.first << ", "
+          << second.first << ")\n";
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 int run_bench_job(const BenchConfig& config, std::ostream& log) {
@@ -423,31 +441,13 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
     }
   }
   std::vector<Precision> precisions;
-  for (const std::string& s : config.precisions) {
-    if (s == "fp32") precisions.push_back(Precision::Fp32);
-    else if (s == "fp64") precisions.push_back(Precision::Fp64);
-    else {
-      log << "fleetdyn bench: unknown precision '" << s << "' (known: fp32, fp64)\n";
-      return 2;
-    }
-  }
-  std::vector<bool> param_modes;
-  for (const std::string& s : config.param_sets) {
-    if (s == "shared") param_modes.push_back(false);
-    else if (s == "per-vehicle") param_modes.push_back(true);
-    else {
-      log << "fleetdyn bench: unknown parameter mode '" << s << "' (known: shared, per-vehicle)\n";
-      return 2;
-    }
-  }
-  std::vector<bool> cpu_paths;
-  for (const std::string& s : config.cpu_paths) {
-    if (s == "simd") cpu_paths.push_back(true);
-    else if (s == "scalar") cpu_paths.push_back(false);
-    else {
-      log << "fleetdyn bench: unknown CPU path '" << s << "' (known: simd, scalar)\n";
-      return 2;
-    }
+  std::vector<bool> param_modes, cpu_paths;
+  if (!parse_two_way(config.precisions, "precision", {"fp32", Precision::Fp32}, {"fp64", Precision::Fp64},
+                     precisions, log) ||
+      !parse_two_way(config.param_sets, "parameter mode", {"shared", false}, {"per-vehicle", true}, param_modes,
+                     log) ||
+      !parse_two_way(config.cpu_paths, "CPU path", {"simd", true}, {"scalar", false}, cpu_paths, log)) {
+    return 2;
   }
   if (want_cpu && cpu_paths.empty()) {
     log << "fleetdyn bench: backend 'cpu' needs at least one CPU path (simd, scalar)\n";
