@@ -124,6 +124,7 @@ CornerKinematics corner_kinematics(const CeSuspension<double>& s, int corner, do
 }
 
 double lca_angle_for_travel(const CeSuspension<double>& s, int corner, double travel, double steer_angle) {
+  if (corner < 0 || corner >= kCorners) throw Error("corner index " + std::to_string(corner) + " outside 0..3");
   const CornerGeometry<double>& g = s.corner[corner];
   const TierodInner<double> still = inner_point(s, corner, steer_angle, 0.0);
   const double design_z = g.design.wheel_centre.z;

@@ -4,6 +4,7 @@
 //   fleetdyn bench [--sizes 1,100,...] [--backends cpu,cuda] [--precisions fp32,fp64]
 //                  [--threads 1,2] [--min-time S] [--out DIR] [--machine NAME] [--quiet]
 //   fleetdyn params [--preset NAME]
+//   fleetdyn kinematics [--preset hmmwv] [--from M --to M --step M] [--steer RAD] [--out FILE] [--plot]
 //   fleetdyn --version
 // Exit codes: 0 ok, 1 runtime failure, 2 bad input (scenario or command line).
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "host/bench_job.h"
+#include "host/kinematics_job.h"
 #include "host/params_job.h"
 #include "host/run_job.h"
 
@@ -76,6 +78,21 @@ int main(int argc, char** argv) {
       app.add_subcommand("params", "List the vehicle parameters a scenario can override or sweep, with units and ranges");
   params_cmd->add_option("--preset", params_preset, "Preset whose values to show")->capture_default_str();
 
+  // ---- kinematics ----------------------------------------------------------------------------
+  KinematicsOptions kin;
+  std::string kin_out;
+  CLI::App* kin_cmd = app.add_subcommand(
+      "kinematics", "Suspension kinematics per corner over wheel travel (camber, toe, wheel centre, spring): CSV");
+  kin_cmd->add_option("--preset", kin.preset, "Suspension design (known: hmmwv)")->capture_default_str();
+  kin_cmd->add_option("--from", kin.from, "First wheel travel [m], + = bump")->capture_default_str();
+  kin_cmd->add_option("--to", kin.to, "Last wheel travel [m], included")->capture_default_str();
+  kin_cmd->add_option("--step", kin.step, "Wheel travel step [m]")->capture_default_str();
+  kin_cmd->add_option("--steer", kin.steer, "Steering angle: Pitman arm rotation from centre [rad], + = turn left")
+      ->capture_default_str();
+  CLI::Option* kin_out_opt = kin_cmd->add_option("--out", kin_out, "CSV file (default: stdout); folders are created");
+  kin_cmd->add_flag("--plot", kin.plot, "Also write an SVG plot beside the CSV (FILE with extension .svg); needs --out");
+  kin_cmd->footer(kinematics_help());
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -93,6 +110,10 @@ int main(int argc, char** argv) {
     return run_command(run, std::cout, std::cerr);
   }
   if (*params_cmd) return params_command(params_preset, std::cout, std::cerr);
+  if (*kin_cmd) {
+    if (kin_out_opt->count() > 0) kin.out = kin_out;
+    return kinematics_command(kin, std::cout, std::cerr);
+  }
   if (*bench_cmd) {
 #if defined(FLEETDYN_HAVE_BENCH_JOB) && FLEETDYN_HAVE_BENCH_JOB
     return run_bench_job(bench, std::cout);

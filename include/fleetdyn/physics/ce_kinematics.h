@@ -87,18 +87,22 @@ struct SteeringLinkage {
 };
 
 // Pose and motion of the steering link for a given steering angle (Pitman arm rotation from
-// centre, + = turn left) and its rate: the link moves in the mechanism plane as a rigid body.
+// centre, + = turn left), its rate and acceleration: the link moves in the mechanism plane as a
+// rigid body. The *_acc terms are the link's accelerations for the given steering acceleration
+// (0: the velocity-product part alone).
 template <class T>
 struct SteeringLinkState {
   Vec3<T> joint_pos, joint_vel, joint_bias_acc;  // U on the link [m, m/s, m/s^2]
   T rotation;                                    // link rotation from design about `axis` [rad]
-  T rate, bias_acc;                              // [rad/s], [rad/s^2] at zero steering acceleration
+  T rate, bias_acc;                              // [rad/s], [rad/s^2]
 };
 
 template <class T>
-FLEETDYN_FN SteeringLinkState<T> steering_link_state(const SteeringLinkage<T>& s, T steer_angle, T steer_rate) {
+FLEETDYN_FN SteeringLinkState<T> steering_link_state(const SteeringLinkage<T>& s, T steer_angle, T steer_rate,
+                                                     T steer_accel = T(0)) {
   const T pitman = s.input_sign * steer_angle;
   const T pitman_rate = s.input_sign * steer_rate;
+  const T pitman_accel = s.input_sign * steer_accel;
   const T theta = s.theta_design + pitman;
   const FourBarSolution<T> fb = solve_four_bar(s.a, s.b, s.c, s.d, theta, s.branch, pitman_rate);
   SteeringLinkState<T> st;
@@ -106,10 +110,10 @@ FLEETDYN_FN SteeringLinkState<T> steering_link_state(const SteeringLinkage<T>& s
   st.joint_pos = s.pitman_pivot + crank;
   const Vec3<T> crank_perp = cross(s.axis, crank);
   st.joint_vel = pitman_rate * crank_perp;
-  st.joint_bias_acc = -(pitman_rate * pitman_rate) * crank;  // centripetal, pitman_ddot = 0
+  st.joint_bias_acc = pitman_accel * crank_perp - (pitman_rate * pitman_rate) * crank;
   st.rotation = fb.theta3 - s.theta3_design;
   st.rate = fb.p * pitman_rate;
-  st.bias_acc = fb.theta3_bias;
+  st.bias_acc = fb.theta3_bias + fb.p * pitman_accel;
   return st;
 }
 
@@ -120,7 +124,7 @@ template <class T>
 struct CornerPose {
   T lca_angle;                 // [rad] independent coordinate, 0 at design, + = bump
   T uca_angle;                 // [rad] UCA rotation about its axis from design
-  T steer_angle;               // [rad] upright rotation about the kingpin from design (toe/steer)
+  T steer_angle;               // [rad] heading of the spin axis about chassis z (+ = left): steer plus bump steer
   Vec3<T> lca_ball, uca_ball;  // [m] D, F
   Vec3<T> tierod_inner, tierod_outer;  // [m] L, K
   Vec3<T> wheel_centre;        // [m] E
@@ -171,7 +175,7 @@ template <class T>
 FLEETDYN_FN TierodInner<T> tierod_inner_point(const CornerGeometry<T>& g, const SteeringLinkage<T>& s,
                                               const SteeringLinkState<T>& link) {
   const Vec3<T> zero{T(0), T(0), T(0)};
-  if (!g.steered) return {g.design.tierod_inner, zero, zero};
+  if (g.steered == T(0)) return {g.design.tierod_inner, zero, zero};
   const Vec3<T> design_joint = s.pitman_pivot + s.b * (cos(s.theta_design) * s.real_dir + sin(s.theta_design) * s.imag_dir);
   const Vec3<T> r = rotate_about(s.axis, link.rotation, g.design.tierod_inner - design_joint);
   const Vec3<T> omega = link.rate * s.axis;
@@ -301,7 +305,7 @@ FLEETDYN_FN CornerGeometry<T> make_corner_geometry(const DoubleWishboneHardpoint
                                                    bool steered) {
   CornerGeometry<T> g;
   g.side = side;
-  g.steered = steered;
+  g.steered = steered ? T(1) : T(0);
   DoubleWishboneHardpoints<T>& d = g.design;
   const Vec3<T>* src = &left.lca_front;
   Vec3<T>* dst = &d.lca_front;

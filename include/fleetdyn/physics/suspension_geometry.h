@@ -54,7 +54,7 @@ struct PitmanSteeringGeometry {
 template <class T>
 struct CornerGeometry {
   T side;          // +1 left, -1 right
-  bool steered;    // tierod inner point moves with the Pitman steering link
+  T steered;       // 1: tierod inner point moves with the Pitman steering link; 0: fixed (rear)
   // Design positions (chassis frame) of the hardpoints, mirrored for the right side.
   DoubleWishboneHardpoints<T> design;
   // LCA: rotation axis (unit, oriented so a positive angle lifts the ball joint) through
