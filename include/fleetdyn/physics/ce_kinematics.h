@@ -53,11 +53,11 @@ FLEETDYN_FN CircleClosure<T> close_circle(T a, T b, T c, T branch) {
 }
 
 // Point on the circle (centre, radius, basis e1, e2) at the closure with |point - target| = length.
-// Writes the closure flag.
+// Writes the closure flag and the cosine and sine of the circle angle (from e1 towards e2).
 template <class T>
 FLEETDYN_FN Vec3<T> point_on_circle_at_distance(Vec3<T> centre, T radius, Vec3<T> e1, Vec3<T> e2,
                                                Vec3<T> target, T length, T branch, bool& assembled,
-                                               T& angle) {
+                                               T& cos_angle, T& sin_angle) {
   // |centre + radius (cos e1 + sin e2) - target|^2 = length^2
   const Vec3<T> m = centre - target;
   const T a = T(2) * radius * dot(m, e1);
@@ -65,8 +65,20 @@ FLEETDYN_FN Vec3<T> point_on_circle_at_distance(Vec3<T> centre, T radius, Vec3<T
   const T c = length * length - norm_sq(m) - radius * radius;
   const CircleClosure<T> cl = close_circle(a, b, c, branch);
   assembled = cl.assembled;
-  angle = atan2(cl.sin_phi, cl.cos_phi);
+  cos_angle = cl.cos_phi;
+  sin_angle = cl.sin_phi;
   return centre + radius * (cl.cos_phi * e1 + cl.sin_phi * e2);
+}
+
+// Rotation matrix about the unit `axis` by the angle with the given cosine and sine.
+template <class T>
+FLEETDYN_FN Mat3<T> axis_rotation(Vec3<T> a, T c, T s) {
+  const T t = T(1) - c;
+  Mat3<T> r;
+  r.m[0][0] = c + t * a.x * a.x;       r.m[0][1] = t * a.x * a.y - s * a.z; r.m[0][2] = t * a.x * a.z + s * a.y;
+  r.m[1][0] = t * a.x * a.y + s * a.z; r.m[1][1] = c + t * a.y * a.y;       r.m[1][2] = t * a.y * a.z - s * a.x;
+  r.m[2][0] = t * a.x * a.z - s * a.y; r.m[2][1] = t * a.y * a.z + s * a.x; r.m[2][2] = c + t * a.z * a.z;
+  return r;
 }
 
 // ---- steering -----------------------------------------------------------------------------
@@ -129,6 +141,7 @@ struct CornerPose {
   Vec3<T> tierod_inner, tierod_outer;  // [m] L, K
   Vec3<T> wheel_centre;        // [m] E
   Vec3<T> lca_com, uca_com, upright_com, tierod_com;  // [m]
+  Mat3<T> lca_rotation, uca_rotation;  // design -> current orientation of the arms
   Mat3<T> upright_rotation;    // design -> current orientation of the upright (and spindle, spin aside)
   Vec3<T> spin_axis;           // unit wheel spin axis (+y at design on both sides: + = rolling forward)
   Vec3<T> spring_arm, shock_arm;  // [m] LCA ends of spring and shock
@@ -191,24 +204,27 @@ FLEETDYN_FN CornerPose<T> corner_pose(const CornerGeometry<T>& g, T lca_angle, c
   p.lca_angle = lca_angle;
   // 1. LCA: rigid rotation about its pivot axis.
   const Vec3<T> o = g.lca_axis_point;
-  p.lca_ball = o + rotate_about(g.lca_axis, lca_angle, d.lca_ball - o);
-  p.lca_com = o + rotate_about(g.lca_axis, lca_angle, d.lca_com - o);
-  p.spring_arm = o + rotate_about(g.lca_axis, lca_angle, d.spring_arm - o);
-  p.shock_arm = o + rotate_about(g.lca_axis, lca_angle, d.shock_arm - o);
+  p.lca_rotation = axis_rotation(g.lca_axis, cos(lca_angle), sin(lca_angle));
+  p.lca_ball = o + p.lca_rotation * (d.lca_ball - o);
+  p.lca_com = o + p.lca_rotation * (d.lca_com - o);
+  p.spring_arm = o + p.lca_rotation * (d.spring_arm - o);
+  p.shock_arm = o + p.lca_rotation * (d.shock_arm - o);
   // 2. UCA ball joint: on its circle, at kingpin length from the LCA ball joint.
   bool uca_ok = true, tierod_ok = true;
+  T uca_cos, uca_sin;
   p.uca_ball = point_on_circle_at_distance(g.uca_circle_centre, g.uca_radius, g.uca_e1, g.uca_e2, p.lca_ball,
-                                           g.kingpin_length, g.uca_branch, uca_ok, p.uca_angle);
-  const Vec3<T> uca_from_design = d.uca_com - g.uca_circle_centre;
-  p.uca_com = g.uca_circle_centre + rotate_about(g.uca_axis, p.uca_angle, uca_from_design);
+                                           g.kingpin_length, g.uca_branch, uca_ok, uca_cos, uca_sin);
+  p.uca_angle = atan2(uca_sin, uca_cos);
+  p.uca_rotation = axis_rotation(g.uca_axis, uca_cos, uca_sin);
+  p.uca_com = g.uca_circle_centre + p.uca_rotation * (d.uca_com - g.uca_circle_centre);
   // 3. Upright about the kingpin: tierod outer point on its circle, at tierod length from L.
   const Vec3<T> k = (p.uca_ball - p.lca_ball) * (T(1) / g.kingpin_length);
   const Mat3<T> basis = frame_from_axis_and_point(k, vec3(T(1), T(0), T(0)));
   p.tierod_inner = inner.pos;
-  T circle_angle;
+  T circle_cos, circle_sin;  // the basis is arbitrary: only the point matters
   p.tierod_outer = point_on_circle_at_distance(p.lca_ball + g.tierod_axial * k, g.tierod_radial, basis.col(1),
                                                basis.col(2), inner.pos, g.tierod_length, g.tierod_branch,
-                                               tierod_ok, circle_angle);
+                                               tierod_ok, circle_cos, circle_sin);
   const Mat3<T> frame = frame_from_axis_and_point(k, p.tierod_outer - p.lca_ball);
   p.upright_rotation = mat_mul_transpose_b(frame, g.design_kingpin_frame);
   const Mat3<T>& r = p.upright_rotation;
@@ -224,77 +240,90 @@ FLEETDYN_FN CornerPose<T> corner_pose(const CornerGeometry<T>& g, T lca_angle, c
   return p;
 }
 
-// Rate of a distance |a - b| given relative velocity and its bias second derivative.
+// Velocities of a corner (the first half of CornerMotion) for an LCA rate and the tierod inner
+// point's velocity: every rate is linear in them (seed eqs. 9, 13).
 template <class T>
-FLEETDYN_FN void length_rate(Vec3<T> a_minus_b, Vec3<T> rel_vel, Vec3<T> rel_bias_acc, T& rate, T& bias_acc) {
-  const T len = norm(a_minus_b);
-  rate = dot(a_minus_b, rel_vel) / len;
-  // d2/dt2 |r| = (|v|^2 + r.a - rate^2) / |r|
-  bias_acc = (norm_sq(rel_vel) + dot(a_minus_b, rel_bias_acc) - rate * rate) / len;
+FLEETDYN_FN void corner_velocities(const CornerGeometry<T>& g, const CornerPose<T>& p, T lca_rate, Vec3<T> inner_vel,
+                                   CornerMotion<T>& m) {
+  // 1. LCA: fixed axis.
+  m.lca_omega = lca_rate * g.lca_axis;
+  m.lca_ball_vel = cross(m.lca_omega, p.lca_ball - g.lca_axis_point);
+  // 2. UCA: (F - D).(v_F - v_D) = 0 with v_F = phi_dot (u x r_F).
+  const Vec3<T> tangent = cross(g.uca_axis, p.uca_ball - g.uca_circle_centre);
+  const Vec3<T> kingpin = p.uca_ball - p.lca_ball;
+  const T uca_rate = dot(kingpin, m.lca_ball_vel) / dot(kingpin, tangent);
+  m.uca_omega = uca_rate * g.uca_axis;
+  m.uca_ball_vel = uca_rate * tangent;
+  // 3. Upright: omega x (F - D) = v_F - v_D fixes omega up to a spin sigma about the kingpin;
+  //    the tierod, (K - L).(v_K - v_L) = 0, fixes sigma.
+  const T inv_len2 = T(1) / norm_sq(kingpin);
+  const Vec3<T> k = kingpin * sqrt(inv_len2);
+  const Vec3<T> omega_perp = cross(kingpin, m.uca_ball_vel - m.lca_ball_vel) * inv_len2;
+  const Vec3<T> r_k = p.tierod_outer - p.lca_ball;
+  const Vec3<T> tierod = p.tierod_outer - p.tierod_inner;
+  const T sigma = dot(tierod, inner_vel - m.lca_ball_vel - cross(omega_perp, r_k)) / dot(tierod, cross(k, r_k));
+  m.upright_omega = omega_perp + sigma * k;
+  m.tierod_outer_vel = rigid_point_vel(m.lca_ball_vel, m.upright_omega, r_k);
+  m.tierod_inner_vel = inner_vel;
+  m.wheel_centre_vel = rigid_point_vel(m.lca_ball_vel, m.upright_omega, p.wheel_centre - p.lca_ball);
+  // 4. Tierod body: joined by universal joints (seed 5), so no spin about its own axis.
+  m.tierod_omega = cross(tierod, m.tierod_outer_vel - inner_vel) * (T(1) / norm_sq(tierod));
+  // 5. Spring and shock lengths (chassis point fixed).
+  const Vec3<T> spring = p.spring_arm - g.design.spring_chassis, shock = p.shock_arm - g.design.shock_chassis;
+  m.spring_rate = dot(spring, cross(m.lca_omega, p.spring_arm - g.lca_axis_point)) / p.spring_length;
+  m.shock_rate = dot(shock, cross(m.lca_omega, p.shock_arm - g.lca_axis_point)) / p.shock_length;
+}
+
+// The velocity-product terms (second half of CornerMotion) given the velocities: accelerations
+// at zero LCA acceleration, from |v_a - v_b|^2 + (a - b).(acc_a - acc_b) = 0 per distance.
+template <class T>
+FLEETDYN_FN void corner_biases(const CornerGeometry<T>& g, const CornerPose<T>& p, const TierodInner<T>& inner,
+                               CornerMotion<T>& m) {
+  // 1. LCA: fixed axis, theta_ddot = 0 -> no angular acceleration, centripetal only.
+  m.lca_alpha = Vec3<T>{T(0), T(0), T(0)};
+  m.lca_ball_acc = cross(m.lca_omega, m.lca_ball_vel);
+  // 2. UCA: |v_FD|^2 + (F-D).(phi_ddot tangent + centripetal_f - a_D) = 0
+  const Vec3<T> tangent = cross(g.uca_axis, p.uca_ball - g.uca_circle_centre);
+  const Vec3<T> kingpin = p.uca_ball - p.lca_ball;
+  const Vec3<T> centripetal_f = cross(m.uca_omega, m.uca_ball_vel);
+  const Vec3<T> kingpin_vel = m.uca_ball_vel - m.lca_ball_vel;
+  const T uca_bias = -(norm_sq(kingpin_vel) + dot(kingpin, centripetal_f - m.lca_ball_acc)) / dot(kingpin, tangent);
+  m.uca_alpha = uca_bias * g.uca_axis;
+  m.uca_ball_acc = uca_bias * tangent + centripetal_f;
+  // 3. Upright: alpha x (F - D) = a_F - a_D - omega x (omega x (F - D)) =: b, so
+  //    alpha = (F - D) x b / |F - D|^2 + tau k; the tierod's second derivative fixes tau.
+  const T inv_len2 = T(1) / norm_sq(kingpin);
+  const Vec3<T> k = kingpin * sqrt(inv_len2);
+  const Vec3<T> r_k = p.tierod_outer - p.lca_ball;
+  const Vec3<T> tierod = p.tierod_outer - p.tierod_inner;
+  const Vec3<T> spin_lever = cross(k, r_k);
+  const Vec3<T> b = m.uca_ball_acc - m.lca_ball_acc - cross(m.upright_omega, cross(m.upright_omega, kingpin));
+  const Vec3<T> alpha_perp = cross(kingpin, b) * inv_len2;
+  const Vec3<T> tierod_vel = m.tierod_outer_vel - inner.vel;
+  const Vec3<T> acc_k_without_tau = rigid_point_acc(m.lca_ball_acc, m.upright_omega, alpha_perp, r_k);
+  const T tau = -(norm_sq(tierod_vel) + dot(tierod, acc_k_without_tau - inner.bias_acc)) / dot(tierod, spin_lever);
+  m.upright_alpha = alpha_perp + tau * k;
+  m.tierod_outer_acc = acc_k_without_tau + tau * spin_lever;
+  m.tierod_inner_acc = inner.bias_acc;
+  m.wheel_centre_acc = rigid_point_acc(m.lca_ball_acc, m.upright_omega, m.upright_alpha, p.wheel_centre - p.lca_ball);
+  // 4. Tierod body: alpha x d = a_rel - omega x (omega x d), no axial component.
+  const Vec3<T> tierod_acc = m.tierod_outer_acc - inner.bias_acc;
+  m.tierod_alpha = cross(tierod, tierod_acc - cross(m.tierod_omega, cross(m.tierod_omega, tierod))) * (T(1) / norm_sq(tierod));
+  // 5. Spring and shock lengths: d2/dt2 |r| = (|v|^2 + r.a - rate^2) / |r|, chassis end fixed.
+  const Vec3<T> v_s = cross(m.lca_omega, p.spring_arm - g.lca_axis_point);
+  const Vec3<T> v_b = cross(m.lca_omega, p.shock_arm - g.lca_axis_point);
+  m.spring_acc = (norm_sq(v_s) + dot(p.spring_arm - g.design.spring_chassis, cross(m.lca_omega, v_s)) -
+                  m.spring_rate * m.spring_rate) / p.spring_length;
+  m.shock_acc = (norm_sq(v_b) + dot(p.shock_arm - g.design.shock_chassis, cross(m.lca_omega, v_b)) -
+                 m.shock_rate * m.shock_rate) / p.shock_length;
 }
 
 template <class T>
 FLEETDYN_FN CornerMotion<T> corner_motion(const CornerGeometry<T>& g, const CornerPose<T>& p, T lca_rate,
                                           const TierodInner<T>& inner) {
   CornerMotion<T> m;
-  const Vec3<T> zero{T(0), T(0), T(0)};
-  // 1. LCA: fixed axis, theta_ddot = 0 -> no angular bias acceleration.
-  m.lca_omega = lca_rate * g.lca_axis;
-  m.lca_alpha = zero;
-  const Vec3<T> r_d = p.lca_ball - g.lca_axis_point;
-  m.lca_ball_vel = cross(m.lca_omega, r_d);
-  m.lca_ball_acc = cross(m.lca_omega, cross(m.lca_omega, r_d));
-  // 2. UCA: (F - D).(v_F - v_D) = 0 with v_F = phi_dot (u x r_F).
-  const Vec3<T> r_f = p.uca_ball - g.uca_circle_centre;
-  const Vec3<T> tangent = cross(g.uca_axis, r_f);
-  const Vec3<T> kingpin = p.uca_ball - p.lca_ball;
-  const T tangent_proj = dot(kingpin, tangent);
-  const T uca_rate = dot(kingpin, m.lca_ball_vel) / tangent_proj;
-  m.uca_omega = uca_rate * g.uca_axis;
-  m.uca_ball_vel = uca_rate * tangent;
-  const Vec3<T> centripetal_f = cross(m.uca_omega, cross(m.uca_omega, r_f));
-  const Vec3<T> kingpin_vel = m.uca_ball_vel - m.lca_ball_vel;
-  // |v_FD|^2 + (F-D).(phi_ddot tangent + centripetal_f - a_D) = 0
-  const T uca_bias = -(norm_sq(kingpin_vel) + dot(kingpin, centripetal_f - m.lca_ball_acc)) / tangent_proj;
-  m.uca_alpha = uca_bias * g.uca_axis;
-  m.uca_ball_acc = uca_bias * tangent + centripetal_f;
-  // 3. Upright: omega x (F - D) = v_F - v_D fixes omega up to a spin sigma about the kingpin;
-  //    the tierod, (K - L).(v_K - v_L) = 0, fixes sigma.
-  const T inv_len2 = T(1) / norm_sq(kingpin);
-  const Vec3<T> k = kingpin * sqrt(inv_len2);
-  const Vec3<T> omega_perp = cross(kingpin, kingpin_vel) * inv_len2;
-  const Vec3<T> r_k = p.tierod_outer - p.lca_ball;
-  const Vec3<T> tierod = p.tierod_outer - p.tierod_inner;
-  const Vec3<T> spin_lever = cross(k, r_k);
-  const T spin_proj = dot(tierod, spin_lever);
-  const T sigma = dot(tierod, inner.vel - m.lca_ball_vel - cross(omega_perp, r_k)) / spin_proj;
-  m.upright_omega = omega_perp + sigma * k;
-  m.tierod_outer_vel = rigid_point_vel(m.lca_ball_vel, m.upright_omega, r_k);
-  m.tierod_inner_vel = inner.vel;
-  //    Accelerations: alpha x (F - D) = a_F - a_D - omega x (omega x (F - D)) =: b, so
-  //    alpha = (F - D) x b / |F - D|^2 + tau k; the tierod's second derivative fixes tau.
-  const Vec3<T> b = m.uca_ball_acc - m.lca_ball_acc - cross(m.upright_omega, cross(m.upright_omega, kingpin));
-  const Vec3<T> alpha_perp = cross(kingpin, b) * inv_len2;
-  const Vec3<T> tierod_vel = m.tierod_outer_vel - inner.vel;
-  const Vec3<T> acc_k_without_tau = rigid_point_acc(m.lca_ball_acc, m.upright_omega, alpha_perp, r_k);
-  const T tau = -(norm_sq(tierod_vel) + dot(tierod, acc_k_without_tau - inner.bias_acc)) / spin_proj;
-  m.upright_alpha = alpha_perp + tau * k;
-  m.tierod_outer_acc = acc_k_without_tau + tau * spin_lever;
-  m.tierod_inner_acc = inner.bias_acc;
-  const Vec3<T> r_e = p.wheel_centre - p.lca_ball;
-  m.wheel_centre_vel = rigid_point_vel(m.lca_ball_vel, m.upright_omega, r_e);
-  m.wheel_centre_acc = rigid_point_acc(m.lca_ball_acc, m.upright_omega, m.upright_alpha, r_e);
-  // 4. Tierod body: joined by universal joints (seed 5), so no spin about its own axis.
-  const T inv_tierod2 = T(1) / norm_sq(tierod);
-  m.tierod_omega = cross(tierod, tierod_vel) * inv_tierod2;
-  const Vec3<T> tierod_acc = m.tierod_outer_acc - inner.bias_acc;
-  // alpha x d = a_rel - omega x (omega x d), no axial component.
-  m.tierod_alpha = cross(tierod, tierod_acc - cross(m.tierod_omega, cross(m.tierod_omega, tierod))) * inv_tierod2;
-  // 5. Spring and shock lengths (chassis point fixed).
-  const Vec3<T> r_s = p.spring_arm - g.lca_axis_point, r_b = p.shock_arm - g.lca_axis_point;
-  const Vec3<T> v_s = cross(m.lca_omega, r_s), v_b = cross(m.lca_omega, r_b);
-  length_rate(p.spring_arm - g.design.spring_chassis, v_s, cross(m.lca_omega, v_s), m.spring_rate, m.spring_acc);
-  length_rate(p.shock_arm - g.design.shock_chassis, v_b, cross(m.lca_omega, v_b), m.shock_rate, m.shock_acc);
+  corner_velocities(g, p, lca_rate, inner.vel, m);
+  corner_biases(g, p, inner, m);
   return m;
 }
 

@@ -63,14 +63,7 @@ constexpr int kCeStateSize = ce::kStateSize;
 // ---- small rotations -------------------------------------------------------------------------
 
 template <class T>
-FLEETDYN_FN Mat3<T> axis_angle_matrix(Vec3<T> a, T angle) {
-  const T c = cos(angle), s = sin(angle), t = T(1) - c;
-  Mat3<T> r;
-  r.m[0][0] = c + t * a.x * a.x;       r.m[0][1] = t * a.x * a.y - s * a.z; r.m[0][2] = t * a.x * a.z + s * a.y;
-  r.m[1][0] = t * a.x * a.y + s * a.z; r.m[1][1] = c + t * a.y * a.y;       r.m[1][2] = t * a.y * a.z - s * a.x;
-  r.m[2][0] = t * a.x * a.z - s * a.y; r.m[2][1] = t * a.y * a.z + s * a.x; r.m[2][2] = c + t * a.z * a.z;
-  return r;
-}
+FLEETDYN_FN Mat3<T> axis_angle_matrix(Vec3<T> a, T angle) { return axis_rotation(a, cos(angle), sin(angle)); }
 // The smallest rotation taking unit a to unit b (a . b > -1).
 template <class T>
 FLEETDYN_FN Mat3<T> rotation_between(Vec3<T> a, Vec3<T> b) {
@@ -157,20 +150,17 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   const CornerGeometry<T>& g = p.corner[i];
   const T lca = s[kLca + i], lca_rate = s[kLcaRate + i], spin = s[kWheelSpin + i];
   const TierodInner<T> inner = tierod_inner_point(g, p.steering, link);
-  const SteeringLinkState<T> still_link{link.joint_pos, {T(0), T(0), T(0)}, {T(0), T(0), T(0)}, link.rotation, T(0), T(0)};
-  const TierodInner<T> inner_still = tierod_inner_point(g, p.steering, still_link);
   const CornerPose<T> pose = corner_pose(g, lca, inner);
-  const CornerMotion<T> unit = corner_motion(g, pose, T(1), inner_still);  // X (seed eq. 9)
-  const CornerMotion<T> m = corner_motion(g, pose, lca_rate, inner);        // actual rates, X_dot theta_dot
+  CornerMotion<T> unit;  // velocities per unit LCA rate, steering still: X (seed eq. 9)
+  corner_velocities(g, pose, T(1), Vec3<T>{T(0), T(0), T(0)}, unit);
+  const CornerMotion<T> m = corner_motion(g, pose, lca_rate, inner);  // actual rates, X_dot theta_dot
   out.pose = pose;
 
   // Member bodies: orientation, COM, reference point for the motion vectors.
-  const Mat3<T> lca_rot = axis_angle_matrix(g.lca_axis, lca);
-  const Mat3<T> uca_rot = axis_angle_matrix(g.uca_axis, pose.uca_angle);
   const Vec3<T> tierod_design = g.design.tierod_outer - g.design.tierod_inner;
   const Vec3<T> tierod_now = pose.tierod_outer - pose.tierod_inner;
   const Mat3<T> tierod_rot = rotation_between(tierod_design * (T(1) / norm(tierod_design)), tierod_now * (T(1) / norm(tierod_now)));
-  const Mat3<T>* rots[kCeAggregateBodies] = {&lca_rot, &uca_rot, &pose.upright_rotation, &tierod_rot};
+  const Mat3<T>* rots[kCeAggregateBodies] = {&pose.lca_rotation, &pose.uca_rotation, &pose.upright_rotation, &tierod_rot};
   const Vec3<T> coms[kCeAggregateBodies] = {pose.lca_com, pose.uca_com, pose.upright_com, pose.tierod_com};
   const Vec3<T> ref_point[kCeAggregateBodies] = {pose.lca_ball, pose.uca_ball, pose.wheel_centre, pose.tierod_outer};
   const Vec3<T> omega_unit[kCeAggregateBodies] = {unit.lca_omega, unit.uca_omega, unit.upright_omega, unit.tierod_omega};
@@ -260,7 +250,17 @@ struct CeAccelerations {
   T spin[kCorners];        // [rad/s^2]
 };
 
+// The wheel's articulated inertia I - U U^T / D, applied without forming it.
+template <class T>
+FLEETDYN_FN SpatialVec<T> wheel_articulated_times(const RigidInertia<T>& inertia, const SpatialVec<T>& u, T inv_d,
+                                                  const SpatialVec<T>& x) {
+  return inertia * x - (dot(x, u) * inv_d) * u;
+}
+
 // Forward dynamics by the articulated-body recursion with aggregate bodies (seed eqs. 4-7, 9-11).
+// Every articulated inertia here is a sum of rigid-body inertias minus rank-one terms U U^T / D,
+// so the rigid parts are summed in their 10-number form and the 6x6 matrix is formed once, at
+// the base.
 template <class T>
 FLEETDYN_FN CeAccelerations<T> ce_articulated_body(const CeParams<T>& p, const T* s, const Mat3<T>& rot,
                                                    const CeCornerBodies<T>* corners) {
@@ -268,60 +268,59 @@ FLEETDYN_FN CeAccelerations<T> ce_articulated_body(const CeParams<T>& p, const T
   const SpatialVec<T> base_vel{load3(s, kOmega), load3(s, kVel)};
   const Vec3<T> gravity_body = mul_transpose(rot, Vec3<T>{T(0), T(0), -p.vehicle.gravity});
   const RigidInertia<T> chassis = rigid_inertia(p.chassis_mass, p.chassis_com, p.chassis_inertia);
-  Mat6<T> base_inertia = mat6_from_rigid(chassis);
+  RigidInertia<T> rigid_sum = chassis;
   SpatialVec<T> base_bias = cross_force(base_vel, chassis * base_vel) - force_at(p.chassis_mass * gravity_body, p.chassis_com);
   // Tip-to-base gather (seed eqs. 4 and 6), kept per corner for the scatter.
   SpatialVec<T> agg_u_vec[kCorners], wheel_u_vec[kCorners], upright_bias[kCorners];
   T agg_d[kCorners], agg_u[kCorners], wheel_d[kCorners], wheel_u[kCorners];
   for (int i = 0; i < kCorners; ++i) {
     const CeCornerBodies<T>& c = corners[i];
-    base_bias += SpatialVec<T>{T(-1) * c.chassis_reaction.ang, T(-1) * c.chassis_reaction.lin};
+    base_bias = base_bias - c.chassis_reaction;
     // Wheel on the upright (revolute about the spin axis).
     const SpatialVec<T> upright_vel = base_vel + c.rel_vel[kCeUpright];
     const SpatialVec<T> wheel_rel = s[kWheelSpin + i] * c.spin_axis;
     const SpatialVec<T> wheel_vel = upright_vel + wheel_rel;
     const SpatialVec<T> wheel_c = cross_motion(upright_vel, wheel_rel);
-    const SpatialVec<T> wheel_p = cross_force(wheel_vel, c.wheel_inertia * wheel_vel) - c.wheel_ext_force;
-    const SpatialVec<T> wheel_pc = wheel_p + c.wheel_inertia * wheel_c;
+    const SpatialVec<T> wheel_pc = cross_force(wheel_vel, c.wheel_inertia * wheel_vel) - c.wheel_ext_force +
+                                   c.wheel_inertia * wheel_c;
     const SpatialVec<T> uw = c.wheel_inertia * c.spin_axis;
     wheel_d[i] = dot(c.spin_axis, uw);
     wheel_u[i] = -dot(c.spin_axis, wheel_pc);
     wheel_u_vec[i] = uw;
-    Mat6<T> wheel_art = mat6_from_rigid(c.wheel_inertia);
-    subtract_rank_one(wheel_art, uw, wheel_d[i]);
-    const SpatialVec<T> wheel_art_bias = wheel_pc + (wheel_u[i] / wheel_d[i]) * uw;
+    const T inv_dw = T(1) / wheel_d[i];
+    const SpatialVec<T> wheel_art_bias = wheel_pc + (wheel_u[i] * inv_dw) * uw;
+    rigid_sum += c.wheel_inertia;
     // Aggregate: member bodies, the wheel's articulated inertia riding on the upright.
-    Mat6<T> agg = wheel_art;
-    SpatialVec<T> u_vec = wheel_art * c.lca_map[kCeUpright];
-    T d = dot(c.lca_map[kCeUpright], u_vec);
-    SpatialVec<T> pc_sum = wheel_art_bias;
-    T u = c.lca_force - dot(c.lca_map[kCeUpright], wheel_art_bias);
+    SpatialVec<T> u_vec = spatial_zero<T>(), pc_sum = spatial_zero<T>();
+    T d = T(0), u = c.lca_force;
     for (int j = 0; j < kCeAggregateBodies; ++j) {
       const SpatialVec<T> vel = base_vel + c.rel_vel[j];
       const SpatialVec<T> bias = c.rel_bias[j] + cross_motion(base_vel, c.rel_vel[j]);
-      const SpatialVec<T> pc = cross_force(vel, c.inertia[j] * vel) - c.ext_force[j] + c.inertia[j] * bias;
-      const SpatialVec<T> ih = c.inertia[j] * c.lca_map[j];
-      add_rigid(agg, c.inertia[j]);
+      SpatialVec<T> pc = cross_force(vel, c.inertia[j] * vel) - c.ext_force[j] + c.inertia[j] * bias;
+      SpatialVec<T> ih = c.inertia[j] * c.lca_map[j];
+      if (j == kCeUpright) {
+        // The wheel's articulated body sees the upright's motion: its inertia and bias join.
+        upright_bias[i] = bias;
+        pc += wheel_art_bias + wheel_articulated_times(c.wheel_inertia, uw, inv_dw, bias);
+        ih += wheel_articulated_times(c.wheel_inertia, uw, inv_dw, c.lca_map[j]);
+      }
+      rigid_sum += c.inertia[j];
       u_vec += ih;
       d += dot(c.lca_map[j], ih);
       pc_sum += pc;
       u -= dot(c.lca_map[j], pc);
-      if (j == kCeUpright) {
-        // The wheel's articulated inertia sees the upright's bias acceleration too.
-        upright_bias[i] = bias;
-        const SpatialVec<T> wc = wheel_art * bias;
-        pc_sum += wc;
-        u -= dot(c.lca_map[j], wc);
-      }
     }
-    subtract_rank_one(agg, u_vec, d);
     agg_u_vec[i] = u_vec;
     agg_d[i] = d;
     agg_u[i] = u;
-    add_mat6(base_inertia, agg);
     base_bias += pc_sum + (u / d) * u_vec;
   }
-  // Base (seed eq. 7 at the root): floating chassis.
+  // Base (seed eq. 7 at the root): floating chassis with every articulated inertia.
+  Mat6<T> base_inertia = mat6_from_rigid(rigid_sum);
+  for (int i = 0; i < kCorners; ++i) {
+    subtract_rank_one_lower(base_inertia, wheel_u_vec[i], wheel_d[i]);
+    subtract_rank_one_lower(base_inertia, agg_u_vec[i], agg_d[i]);
+  }
   CeAccelerations<T> out;
   out.chassis = solve_spd(base_inertia, T(-1) * base_bias);
   // Base-to-tip scatter (seed eq. 7).

@@ -94,6 +94,19 @@ FLEETDYN_FN SpatialVec<T> operator*(const RigidInertia<T>& i, const SpatialVec<T
   return {i.inertia_o * v.ang + cross(i.first_moment, v.lin), i.mass * v.lin - cross(i.first_moment, v.ang)};
 }
 
+template <class T>
+FLEETDYN_FN RigidInertia<T>& operator+=(RigidInertia<T>& a, const RigidInertia<T>& b) {
+  a.mass += b.mass;
+  a.first_moment += b.first_moment;
+  a.inertia_o.xx += b.inertia_o.xx;
+  a.inertia_o.yy += b.inertia_o.yy;
+  a.inertia_o.zz += b.inertia_o.zz;
+  a.inertia_o.xy += b.inertia_o.xy;
+  a.inertia_o.xz += b.inertia_o.xz;
+  a.inertia_o.yz += b.inertia_o.yz;
+  return a;
+}
+
 // General symmetric 6x6 (articulated inertia), row-major full storage.
 template <class T>
 struct Mat6 {
@@ -127,26 +140,17 @@ FLEETDYN_FN SpatialVec<T> operator*(const Mat6<T>& a, const SpatialVec<T>& v) {
   }
   return {{y[0], y[1], y[2]}, {y[3], y[4], y[5]}};
 }
+// a -= u u^T / d  (u a force-type vector), on the lower triangle only (all solve_spd reads).
 template <class T>
-FLEETDYN_FN void add_rigid(Mat6<T>& a, const RigidInertia<T>& i) {
-  const Mat6<T> b = mat6_from_rigid(i);
-  for (int r = 0; r < 6; ++r)
-    for (int c = 0; c < 6; ++c) a.m[r][c] += b.m[r][c];
-}
-template <class T>
-FLEETDYN_FN void add_mat6(Mat6<T>& a, const Mat6<T>& b) {
-  for (int r = 0; r < 6; ++r)
-    for (int c = 0; c < 6; ++c) a.m[r][c] += b.m[r][c];
-}
-// a -= u u^T / d  (u a force-type vector)
-template <class T>
-FLEETDYN_FN void subtract_rank_one(Mat6<T>& a, const SpatialVec<T>& u, T d) {
+FLEETDYN_FN void subtract_rank_one_lower(Mat6<T>& a, const SpatialVec<T>& u, T d) {
   const T x[6] = {u.ang.x, u.ang.y, u.ang.z, u.lin.x, u.lin.y, u.lin.z};
   const T inv = T(1) / d;
-  for (int r = 0; r < 6; ++r)
-    for (int c = 0; c < 6; ++c) a.m[r][c] -= x[r] * x[c] * inv;
+  for (int r = 0; r < 6; ++r) {
+    const T xr = x[r] * inv;
+    for (int c = 0; c <= r; ++c) a.m[r][c] -= xr * x[c];
+  }
 }
-// Solve a x = b for symmetric positive definite a (Cholesky, in place on a copy).
+// Solve a x = b for symmetric positive definite a (Cholesky on a copy; reads the lower triangle).
 template <class T>
 FLEETDYN_FN SpatialVec<T> solve_spd(Mat6<T> a, const SpatialVec<T>& b) {
   T x[6] = {b.ang.x, b.ang.y, b.ang.z, b.lin.x, b.lin.y, b.lin.z};

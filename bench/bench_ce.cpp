@@ -1,0 +1,91 @@
+// fleetdyn_bench_ce: Google Benchmark throughput of the ce model's single-vehicle step on the CPU
+// (the batch and GPU entries come with the ce batch backend; bench/README.md).
+//
+//   ce_derivative/<precision>   one ce_derivative call (kinematics of 4 corners + the recursion)
+//   ce_step/<precision>         one ce_step at the default step (4 derivatives + RK4)
+//
+// Scenario as for strut (bench_strut.cpp): HMMWV on flat ground at 15 m/s in a steady turn
+// (steer 0.1, throttle 0.15); step ce_step_analysis().default_step (2 ms). The counter
+// sim_s_per_s is simulated vehicle-seconds per wall second on one core.
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "fleetdyn/ce.h"
+
+namespace {
+
+using namespace fleetdyn;
+
+struct Setup {
+  CeParams<double> params = hmmwv_ce_params();
+  TerrainDesc<double> flat{};
+  double step = 0.0;
+  std::vector<double> state;
+  Setup() {
+    flat.kind = TerrainKind::Flat;
+    flat.mu_scale = 1.0;
+    step = ce_step_analysis(params).default_step;
+    // Settle into the turn for 2 s so the benchmark runs the steady-state work.
+    state = ce_rest_state(params, 15.0);
+    const CeEnvironment<double> env{&flat, 0.0, 0.0};
+    std::vector<double> next(kCeStateSize);
+    for (int k = 0; k < static_cast<int>(2.0 / step); ++k) {
+      ce_step(params, env, step, 1, DriverInput<double>{0.1, 0.15, 0.0}, state.data(), next.data());
+      state.swap(next);
+    }
+  }
+};
+
+const Setup& setup() {
+  static const Setup s;
+  return s;
+}
+
+template <class T>
+TerrainDesc<T> terrain_as(const TerrainDesc<double>& d) {
+  TerrainDesc<T> t{};
+  t.kind = d.kind;
+  t.mu_scale = T(d.mu_scale);
+  return t;
+}
+
+template <class T>
+void bm_ce_derivative(benchmark::State& st) {
+  const Setup& s = setup();
+  const CeParams<T> p = convert_ce_params<T>(s.params);
+  const TerrainDesc<T> flat = terrain_as<T>(s.flat);
+  const CeEnvironment<T> env{&flat, T(0), T(0)};
+  std::vector<T> state(s.state.begin(), s.state.end()), rate(kCeStateSize);
+  for (auto _ : st) {
+    ce_derivative(p, env, DriverInput<T>{T(0.1), T(0.15), T(0)}, state.data(), rate.data());
+    benchmark::DoNotOptimize(rate.data());
+    benchmark::ClobberMemory();
+  }
+  st.SetItemsProcessed(st.iterations());
+}
+
+template <class T>
+void bm_ce_step(benchmark::State& st) {
+  const Setup& s = setup();
+  const CeParams<T> p = convert_ce_params<T>(s.params);
+  const TerrainDesc<T> flat = terrain_as<T>(s.flat);
+  const CeEnvironment<T> env{&flat, T(0), T(0)};
+  std::vector<T> state(s.state.begin(), s.state.end()), next(kCeStateSize);
+  for (auto _ : st) {
+    ce_step(p, env, T(s.step), 1, DriverInput<T>{T(0.1), T(0.15), T(0)}, state.data(), next.data());
+    state.swap(next);
+    benchmark::DoNotOptimize(state.data());
+  }
+  st.SetItemsProcessed(st.iterations());
+  st.counters["sim_s_per_s"] = benchmark::Counter(static_cast<double>(st.iterations()) * s.step, benchmark::Counter::kIsRate);
+}
+
+BENCHMARK(bm_ce_derivative<float>)->Name("ce_derivative/fp32")->UseRealTime();
+BENCHMARK(bm_ce_derivative<double>)->Name("ce_derivative/fp64")->UseRealTime();
+BENCHMARK(bm_ce_step<float>)->Name("ce_step/fp32")->UseRealTime();
+BENCHMARK(bm_ce_step<double>)->Name("ce_step/fp64")->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
