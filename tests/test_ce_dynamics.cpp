@@ -160,34 +160,42 @@ TEST_F(CeDynamics, DefaultStepIsStableAndResolvesTheFastestMode) {
 }
 
 // Drives 4 s at 12 m/s over a 6 cm bump under the left wheels, then steers into a turn, with
-// step `dt` (dividing 20 ms); returns the chassis origin and wheel-centre positions every 0.1 s.
-std::vector<Vec3<double>> bump_and_steer(const CeParams<double>& p, double dt) {
-  TerrainDesc<double> bump{};
+// step `dt` (dividing 20 ms) in precision T; returns the chassis origin and wheel-centre
+// positions every 0.1 s.
+template <class T = double>
+std::vector<Vec3<double>> bump_and_steer(const CeParams<double>& params, double dt) {
+  TerrainDesc<T> bump{};
   bump.kind = TerrainKind::Hill;
-  bump.hill_x = 14.0;
-  bump.hill_y = 0.9;
-  bump.hill_height = 0.06;
-  bump.hill_radius = 0.4;
-  bump.mu_scale = 1.0;
-  const CeEnvironment<double> env{&bump, 0.0, 0.0};
-  std::vector<double> s = ce_rest_state(p, 12.0), next(kStateSize);
+  bump.hill_x = T(14.0);
+  bump.hill_y = T(0.9);
+  bump.hill_height = T(0.06);
+  bump.hill_radius = T(0.4);
+  bump.mu_scale = T(1.0);
+  const CeEnvironment<T> env{&bump, T(0), T(0)};
+  const CeParams<T> p = convert_ce_params<T>(params);
+  const std::vector<double> rest = ce_rest_state(params, 12.0);
+  std::vector<T> s(rest.begin(), rest.end()), next(kStateSize);
   std::vector<Vec3<double>> samples;
   const int steps = static_cast<int>(std::lround(4.0 / dt)), every = static_cast<int>(std::lround(0.1 / dt));
   for (int k = 0; k < steps; ++k) {
     // The driver's command is held over 20 ms (a 50 Hz controller), the same for every dt, so
     // the comparison measures the integration, not the sampling of the input.
     const double t = 0.02 * std::floor(k * dt / 0.02 + 1e-9);
-    const DriverInput<double> input{t < 1.5 ? 0.0 : std::fmin(0.25, 0.25 * (t - 1.5) / 0.5), 0.2, 0.0};
-    ce_step(p, env, dt, 1, input, s.data(), next.data());
+    const DriverInput<T> input{T(t < 1.5 ? 0.0 : std::fmin(0.25, 0.25 * (t - 1.5) / 0.5)), T(0.2), T(0)};
+    ce_step(p, env, T(dt), 1, input, s.data(), next.data());
     s.swap(next);
     if ((k + 1) % every == 0) {
-      CeCornerBodies<double> corners[kCorners];
-      double ds[kStateSize];
+      CeCornerBodies<T> corners[kCorners];
+      T ds[kStateSize];
       ce_derivative(p, env, input, s.data(), ds, corners);
-      const Mat3<double> rot = rotation_matrix(normalized(load_quat(s.data(), kQuat)));
-      const Vec3<double> origin = load3(s.data(), kPos);
-      samples.push_back(origin);
-      for (int i = 0; i < kCorners; ++i) samples.push_back(origin + rot * corners[i].pose.wheel_centre);
+      const Mat3<T> rot = rotation_matrix(normalized(load_quat(s.data(), kQuat)));
+      const Vec3<T> origin = load3(s.data(), kPos);
+      const Vec3<double> o{origin.x, origin.y, origin.z};
+      samples.push_back(o);
+      for (int i = 0; i < kCorners; ++i) {
+        const Vec3<T> w = origin + rot * corners[i].pose.wheel_centre;
+        samples.push_back(Vec3<double>{w.x, w.y, w.z});
+      }
     }
   }
   return samples;
@@ -205,6 +213,19 @@ TEST_F(CeDynamics, DefaultStepConvergesOnABumpAndSteerManeuver) {
   // The maneuver did turn the vehicle and lift the left wheels (it tests something).
   EXPECT_GT(std::fabs(coarse[coarse.size() - 5].y), 1.0);
   RecordProperty("worst_position_difference_m", std::to_string(worst));
+}
+
+TEST_F(CeDynamics, SinglePrecisionFollowsDoubleOnABumpAndSteerManeuver) {
+  // fp32 (the GPU's speed default) against fp64, same maneuver and step. Measured 0.1 mm over
+  // 4 s and 45 m (positions kept small relative to the vehicle's origin); the bound, 1 mm, leaves
+  // room for other compilers' rounding, not for a wrong float path (which is off by metres).
+  const double dt = ce_step_analysis(p).default_step;
+  const std::vector<Vec3<double>> single = bump_and_steer<float>(p, dt), twice = bump_and_steer<double>(p, dt);
+  double worst = 0.0;
+  for (size_t k = 0; k < single.size(); ++k) worst = std::fmax(worst, norm(single[k] - twice[k]));
+  EXPECT_LT(worst, 1e-3);
+  EXPECT_GT(worst, 0.0);  // it really ran in float
+  RecordProperty("fp32_vs_fp64_worst_m", std::to_string(worst));
 }
 
 }  // namespace
