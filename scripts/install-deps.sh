@@ -3,7 +3,7 @@
 # The CUDA toolkit is optional (the build falls back to the CPU backend without nvcc).
 set -euo pipefail
 packages=(cmake ninja-build g++ libeigen3-dev libgtest-dev libbenchmark-dev libyaml-cpp-dev
-          nlohmann-json3-dev libcli11-dev)
+          nlohmann-json3-dev libcli11-dev libsundials-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 #include "fleetdyn/ce.h"
 #include "host/ce_reference_dynamics.h"
+#include "tests/ce_test_util.h"
 
 namespace fleetdyn {
 namespace {
@@ -27,28 +27,6 @@ class CeDynamics : public ::testing::Test {
   TerrainDesc<double> ground = flat_ground();
   CeEnvironment<double> env{&ground, 0.0, 0.0};
 };
-
-// A state far from rest: every velocity nonzero, the suspension and steering displaced, the
-// chassis tilted and partly off the ground (so some tires carry load and some don't).
-std::vector<double> agitated_state(const CeParams<double>& p, std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> s = ce_rest_state(p);
-  s[kPos + 2] += 0.03 * u(rng);
-  store_quat(s.data(), kQuat, quat_from_euler_zyx(0.08 * u(rng), 0.05 * u(rng), 0.3 * u(rng)));
-  for (int k = 0; k < 3; ++k) {
-    s[kOmega + k] = 1.5 * u(rng);
-    s[kVel + k] = (k == 0 ? 12.0 : 1.0) + 2.0 * u(rng);
-  }
-  for (int i = 0; i < kCorners; ++i) {
-    s[kLca + i] += 0.15 * u(rng);
-    s[kLcaRate + i] = 4.0 * u(rng);
-    s[kWheelSpin + i] = 30.0 + 5.0 * u(rng);
-    s[kDeflLong + i] = 0.002 * u(rng);
-    s[kDeflLat + i] = 0.002 * u(rng);
-  }
-  s[kSteer] = 0.3 * u(rng);
-  return s;
-}
 
 TEST_F(CeDynamics, RecursionMatchesDenseJointSpaceSolve) {
   std::mt19937 rng(7);

@@ -42,4 +42,7 @@ std::vector<double> ce_rest_state(const CeParams<double>& p, double speed = 0.0)
 // within 75 % of the stability limit, rounded down to 1, 2 or 5 x 10^k s (HMMWV: 2 ms).
 StepAnalysis ce_step_analysis(const CeParams<double>& p);
 
+// The strut model's lumped parameters for the vehicle a CeParams describes (same total mass, sprung COM, wheel positions at rest, wheel rates k_spring MR^2 and damping c MR^2 with motion ratios taken from the ce kinematics at design, spin inertia, tire and driveline), so the two models can be compared on the same vehicle.
+VehicleParams<double> strut_equivalent_params(const CeParams<double>& p);
+
 }  // namespace fleetdyn
