@@ -19,12 +19,10 @@ using namespace fleetdyn;
 
 struct Setup {
   CeParams<double> params = hmmwv_ce_params();
-  TerrainDesc<double> flat{};
+  TerrainDesc<double> flat = default_terrain_desc<double>();
   double step = 0.0;
   std::vector<double> state;
   Setup() {
-    flat.kind = TerrainKind::Flat;
-    flat.mu_scale = 1.0;
     step = ce_step_analysis(params).default_step;
     // Settle into the turn for 2 s so the benchmark runs the steady-state work.
     state = ce_rest_state(params, 15.0);
@@ -43,18 +41,10 @@ const Setup& setup() {
 }
 
 template <class T>
-TerrainDesc<T> terrain_as(const TerrainDesc<double>& d) {
-  TerrainDesc<T> t{};
-  t.kind = d.kind;
-  t.mu_scale = T(d.mu_scale);
-  return t;
-}
-
-template <class T>
 void bm_ce_derivative(benchmark::State& st) {
   const Setup& s = setup();
   const CeParams<T> p = convert_ce_params<T>(s.params);
-  const TerrainDesc<T> flat = terrain_as<T>(s.flat);
+  const TerrainDesc<T> flat = default_terrain_desc<T>();
   const CeEnvironment<T> env{&flat, T(0), T(0)};
   std::vector<T> state(s.state.begin(), s.state.end()), rate(kCeStateSize);
   for (auto _ : st) {
@@ -69,7 +59,7 @@ template <class T>
 void bm_ce_step(benchmark::State& st) {
   const Setup& s = setup();
   const CeParams<T> p = convert_ce_params<T>(s.params);
-  const TerrainDesc<T> flat = terrain_as<T>(s.flat);
+  const TerrainDesc<T> flat = default_terrain_desc<T>();
   const CeEnvironment<T> env{&flat, T(0), T(0)};
   std::vector<T> state(s.state.begin(), s.state.end()), next(kCeStateSize);
   for (auto _ : st) {

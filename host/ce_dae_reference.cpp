@@ -542,10 +542,26 @@ std::vector<CeDaeSample> ce_dae_simulate(const CeParams<double>& p, const Terrai
                                          CeDaeStats* stats) {
   if (static_cast<int>(s0.size()) != ce::kStateSize) throw Error("ce_dae_simulate: state size");
   Model model = make_model(p, terrain, input);
-  SUNContext ctx = nullptr;
-  check(SUNContext_Create(nullptr, &ctx), "SUNContext_Create");
-  N_Vector yy = N_VNew_Serial(kUnknowns, ctx), yp = N_VNew_Serial(kUnknowns, ctx);
-  N_Vector id = N_VNew_Serial(kUnknowns, ctx), atol = N_VNew_Serial(kUnknowns, ctx);
+  // SUNDIALS objects, freed on every way out (normal return or an IDA failure).
+  struct Solver {
+    SUNContext ctx = nullptr;
+    N_Vector yy = nullptr, yp = nullptr, id = nullptr, atol = nullptr;
+    void* mem = nullptr;
+    SUNMatrix jac = nullptr;
+    SUNLinearSolver solver = nullptr;
+    ~Solver() {
+      if (mem) IDAFree(&mem);
+      if (solver) SUNLinSolFree(solver);
+      if (jac) SUNMatDestroy(jac);
+      for (N_Vector v : {yy, yp, id, atol})
+        if (v) N_VDestroy(v);
+      if (ctx) SUNContext_Free(&ctx);
+    }
+  } sv;
+  check(SUNContext_Create(nullptr, &sv.ctx), "SUNContext_Create");
+  SUNContext ctx = sv.ctx;
+  N_Vector yy = sv.yy = N_VNew_Serial(kUnknowns, ctx), yp = sv.yp = N_VNew_Serial(kUnknowns, ctx);
+  N_Vector id = sv.id = N_VNew_Serial(kUnknowns, ctx), atol = sv.atol = N_VNew_Serial(kUnknowns, ctx);
   const double t0 = 0.0;
   initial_state(model, s0, t0, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp));
   double* idv = N_VGetArrayPointer(id);
@@ -554,60 +570,40 @@ std::vector<CeDaeSample> ce_dae_simulate(const CeParams<double>& p, const Terrai
     idv[j] = j < kLambda ? 1.0 : 0.0;  // lambda, mu algebraic
     at[j] = j < kV ? options.atol_position : j < kLambda ? options.atol_velocity : j < kMu ? options.atol_multiplier : options.atol_projection;
   }
-  void* mem = IDACreate(ctx);
-  SUNMatrix jac = SUNDenseMatrix(kUnknowns, kUnknowns, ctx);
-  SUNLinearSolver solver = SUNLinSol_Dense(yy, jac, ctx);
+  void* mem = sv.mem = IDACreate(ctx);
+  SUNMatrix jac = sv.jac = SUNDenseMatrix(kUnknowns, kUnknowns, ctx);
+  SUNLinearSolver solver = sv.solver = SUNLinSol_Dense(yy, jac, ctx);
   std::vector<CeDaeSample> out;
-  try {
-    check(IDAInit(mem, residual, t0, yy, yp), "IDAInit");
-    check(IDASVtolerances(mem, options.rtol, atol), "IDASVtolerances");
-    check(IDASetUserData(mem, const_cast<Model*>(&model)), "IDASetUserData");
-    check(IDASetLinearSolver(mem, solver, jac), "IDASetLinearSolver");
-    check(IDASetId(mem, id), "IDASetId");
-    check(IDASetSuppressAlg(mem, SUNTRUE), "IDASetSuppressAlg");  // index 2: multipliers out of the error test
-    check(IDASetMaxNumSteps(mem, options.max_steps), "IDASetMaxNumSteps");
-    // IDA's own first step at these tolerances is ~1e-9 s, where the index-2 iteration matrix is too
-    // ill-conditioned for its Newton iteration (it then fails at t = 0): start at options.initial_step.
-    check(IDASetInitStep(mem, options.initial_step), "IDASetInitStep");
-    double t = t0;
-    for (double tout : sample_times) {
-      while (t < tout) {
-        double stop = sample_times.back();
-        for (double bp : breakpoints)
-          if (bp > t && bp < stop) stop = bp;
-        check(IDASetStopTime(mem, stop), "IDASetStopTime");
-        check(IDASolve(mem, tout, &t, yy, yp, IDA_NORMAL), "IDASolve");
-      }
-      out.push_back(sample_of(model, t, N_VGetArrayPointer(yy)));
+  check(IDAInit(mem, residual, t0, yy, yp), "IDAInit");
+  check(IDASVtolerances(mem, options.rtol, atol), "IDASVtolerances");
+  check(IDASetUserData(mem, const_cast<Model*>(&model)), "IDASetUserData");
+  check(IDASetLinearSolver(mem, solver, jac), "IDASetLinearSolver");
+  check(IDASetId(mem, id), "IDASetId");
+  check(IDASetSuppressAlg(mem, SUNTRUE), "IDASetSuppressAlg");  // index 2: multipliers out of the error test
+  check(IDASetMaxNumSteps(mem, options.max_steps), "IDASetMaxNumSteps");
+  // IDA's own first step at these tolerances is ~1e-9 s, where the index-2 iteration matrix is too
+  // ill-conditioned for its Newton iteration (it then fails at t = 0): start at options.initial_step.
+  check(IDASetInitStep(mem, options.initial_step), "IDASetInitStep");
+  double t = t0;
+  for (double tout : sample_times) {
+    while (t < tout) {
+      double stop = sample_times.back();
+      for (double bp : breakpoints)
+        if (bp > t && bp < stop) stop = bp;
+      check(IDASetStopTime(mem, stop), "IDASetStopTime");
+      check(IDASolve(mem, tout, &t, yy, yp, IDA_NORMAL), "IDASolve");
     }
-    if (stats) {
-      IDAGetNumSteps(mem, &stats->steps);
-      IDAGetNumResEvals(mem, &stats->residual_evals);
-      IDAGetNumJacEvals(mem, &stats->jacobian_evals);
-      IDAGetNumErrTestFails(mem, &stats->error_test_failures);
-      IDAGetNumNonlinSolvConvFails(mem, &stats->nonlinear_failures);
-      stats->unknowns = kUnknowns;
-      stats->constraints = kRows;
-    }
-  } catch (...) {
-    IDAFree(&mem);
-    SUNLinSolFree(solver);
-    SUNMatDestroy(jac);
-    N_VDestroy(yy);
-    N_VDestroy(yp);
-    N_VDestroy(id);
-    N_VDestroy(atol);
-    SUNContext_Free(&ctx);
-    throw;
+    out.push_back(sample_of(model, t, N_VGetArrayPointer(yy)));
   }
-  IDAFree(&mem);
-  SUNLinSolFree(solver);
-  SUNMatDestroy(jac);
-  N_VDestroy(yy);
-  N_VDestroy(yp);
-  N_VDestroy(id);
-  N_VDestroy(atol);
-  SUNContext_Free(&ctx);
+  if (stats) {
+    IDAGetNumSteps(mem, &stats->steps);
+    IDAGetNumResEvals(mem, &stats->residual_evals);
+    IDAGetNumJacEvals(mem, &stats->jacobian_evals);
+    IDAGetNumErrTestFails(mem, &stats->error_test_failures);
+    IDAGetNumNonlinSolvConvFails(mem, &stats->nonlinear_failures);
+    stats->unknowns = kUnknowns;
+    stats->constraints = kRows;
+  }
   return out;
 }
 

@@ -56,13 +56,6 @@ bool newton_solve(Eigen::Matrix<double, N, 1>& x, Residual f, double tolerance, 
   return false;
 }
 
-TerrainDesc<double> flat_terrain() {
-  TerrainDesc<double> flat{};
-  flat.kind = TerrainKind::Flat;
-  flat.mu_scale = 1.0;
-  return flat;
-}
-
 double initial_height(const CeParams<double>& p) {
   const double load = ce_total_mass(p) * p.vehicle.gravity / kCorners;
   const double wheel_z = p.vehicle.tire.unloaded_radius - load / p.vehicle.tire.vertical_stiffness;
@@ -74,7 +67,7 @@ double initial_height(const CeParams<double>& p) {
 void ce_balance_springs_at_design(CeParams<double>& p) {
   // Unknowns: chassis height, pitch, front and rear free lengths; residuals: vertical and pitch
   // accelerations and the front and rear LCA accelerations with the suspension at design.
-  const TerrainDesc<double> flat = flat_terrain();
+  const TerrainDesc<double> flat = default_terrain_desc<double>();
   const CeEnvironment<double> env{&flat, 0.0, 0.0};
   Eigen::Vector4d x(initial_height(p), 0.0, p.axle[0].spring_free_length, p.axle[1].spring_free_length);
   auto f = [&](const Eigen::Vector4d& v) {
@@ -98,7 +91,7 @@ void ce_balance_springs_at_design(CeParams<double>& p) {
 
 std::vector<double> ce_rest_state(const CeParams<double>& p, double speed) {
   using namespace ce;
-  const TerrainDesc<double> flat = flat_terrain();
+  const TerrainDesc<double> flat = default_terrain_desc<double>();
   const CeEnvironment<double> env{&flat, 0.0, 0.0};
   // Start with the wheels on the ground at the static tire deflection, suspension at design.
   Eigen::Matrix<double, kUnknowns, 1> x = Eigen::Matrix<double, kUnknowns, 1>::Zero();

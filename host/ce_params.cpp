@@ -1,12 +1,12 @@
 // The ce model's HMMWV preset, parameter construction and precision conversion.
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/error.h"
 #include "fleetdyn/vehicle.h"
+#include "host/convert_scalars.h"
 
 namespace fleetdyn {
 namespace {
@@ -74,16 +74,7 @@ CeParams<double> make_ce_params(const SuspensionDesign& design, const VehiclePar
   Sym3<double> inertia = diagonal({1078.52, 2955.66, 3570.20});
   const Vec3<double> parts[2] = {chassis_com - p.chassis_com, steering_pos - p.chassis_com};
   const double masses[2] = {kChassisMass, kSteeringMass};
-  for (int k = 0; k < 2; ++k) {  // parallel axis
-    const Vec3<double> r = parts[k];
-    const double m = masses[k], r2 = norm_sq(r);
-    inertia.xx += m * (r2 - r.x * r.x);
-    inertia.yy += m * (r2 - r.y * r.y);
-    inertia.zz += m * (r2 - r.z * r.z);
-    inertia.xy -= m * r.x * r.y;
-    inertia.xz -= m * r.x * r.z;
-    inertia.yz -= m * r.y * r.z;
-  }
+  for (int k = 0; k < 2; ++k) inertia = parallel_axis(inertia, masses[k], parts[k]);
   p.chassis_inertia = inertia;
   for (int i = 0; i < kCorners; ++i) {
     const DoubleWishboneHardpoints<double>& d = p.corner[i].design;
@@ -128,17 +119,7 @@ double ce_total_mass(const CeParams<double>& p) {
 
 template <class T>
 CeParams<T> convert_ce_params(const CeParams<double>& p) {
-  // CeParams is a flat struct of scalars (every member a scalar or a struct/array of them).
-  static_assert(sizeof(CeParams<double>) % sizeof(double) == 0, "CeParams must hold only scalars");
-  constexpr int n = sizeof(CeParams<double>) / sizeof(double);
-  static_assert(sizeof(CeParams<T>) == n * sizeof(T), "CeParams layout must match between scalar types");
-  std::vector<double> src(n);
-  std::memcpy(src.data(), &p, sizeof(CeParams<double>));
-  std::vector<T> dst(n);
-  for (int i = 0; i < n; ++i) dst[i] = static_cast<T>(src[i]);
-  CeParams<T> out;
-  std::memcpy(&out, dst.data(), sizeof(CeParams<T>));
-  return out;
+  return convert_scalars<CeParams, T>(p);
 }
 
 template CeParams<float> convert_ce_params<float>(const CeParams<double>&);

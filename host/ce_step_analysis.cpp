@@ -13,9 +13,7 @@
 namespace fleetdyn {
 
 StepAnalysis ce_step_analysis(const CeParams<double>& p) {
-  TerrainDesc<double> flat{};
-  flat.kind = TerrainKind::Flat;
-  flat.mu_scale = 1.0;
+  const TerrainDesc<double> flat = default_terrain_desc<double>();
   const CeEnvironment<double> env{&flat, 0.0, 0.0};
   StepAnalysis a{0.0, 1.0, 1.0};
   for (double speed : {0.0, 15.0}) {

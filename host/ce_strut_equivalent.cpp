@@ -11,17 +11,6 @@
 namespace fleetdyn {
 namespace {
 
-// Adds a point mass m at offset r from the reference point to a (world-axes) inertia.
-void add_parallel_axis(Sym3<double>& inertia, double m, Vec3<double> r) {
-  const double r2 = norm_sq(r);
-  inertia.xx += m * (r2 - r.x * r.x);
-  inertia.yy += m * (r2 - r.y * r.y);
-  inertia.zz += m * (r2 - r.z * r.z);
-  inertia.xy -= m * r.x * r.y;
-  inertia.xz -= m * r.x * r.z;
-  inertia.yz -= m * r.y * r.z;
-}
-
 Sym3<double> scaled(const Sym3<double>& s, double k) { return {k * s.xx, k * s.yy, k * s.zz, k * s.xy, k * s.xz, k * s.yz}; }
 Sym3<double> sum(const Sym3<double>& a, const Sym3<double>& b) {
   return {a.xx + b.xx, a.yy + b.yy, a.zz + b.zz, a.xy + b.xy, a.xz + b.xz, a.yz + b.yz};
@@ -33,9 +22,7 @@ VehicleParams<double> strut_equivalent_params(const CeParams<double>& p) {
   VehicleParams<double> v = p.vehicle;  // tire, driveline, brakes, max_steer, gravity, link data
   // The ce rest state on flat ground (design position, chassis pitched by the tires' different
   // static deflections, a few mrad) and its bodies: every mass at its rest position, world axes.
-  TerrainDesc<double> flat{};
-  flat.kind = TerrainKind::Flat;
-  flat.mu_scale = 1.0;
+  const TerrainDesc<double> flat = default_terrain_desc<double>();
   const CeEnvironment<double> env{&flat, 0.0, 0.0};
   const std::vector<double> rest = ce_rest_state(p, 0.0);
   CeCornerBodies<double> corners[kCorners];
@@ -89,7 +76,7 @@ VehicleParams<double> strut_equivalent_params(const CeParams<double>& p) {
   // and 6 % above Chrono's chassis inertia, which the strut preset uses alone. Strut's body
   // inertia is diagonal: the products (I_xz from the steering mass and the arms) are dropped.
   Sym3<double> inertia = rotate_sym(rot, p.chassis_inertia);
-  add_parallel_axis(inertia, p.chassis_mass, world(p.chassis_com) - body_com);
+  inertia = parallel_axis(inertia, p.chassis_mass, world(p.chassis_com) - body_com);
   for (int i = 0; i < kCorners; ++i) {
     const CeCornerBodies<double>& c = corners[i];
     for (int j : {kCeLca, kCeUca, kCeTierod}) {
@@ -98,9 +85,9 @@ VehicleParams<double> strut_equivalent_params(const CeParams<double>& p) {
       // c.inertia[j] is about the chassis origin: its rotational part about the body COM is
       // inertia_o minus the point-mass term of its COM.
       Sym3<double> own = c.inertia[j].inertia_o;
-      add_parallel_axis(own, -c.inertia[j].mass, com_chassis);
+      own = parallel_axis(own, -c.inertia[j].mass, com_chassis);
       inertia = sum(inertia, scaled(rotate_sym(rot, own), 0.5));
-      add_parallel_axis(inertia, half, world(com_chassis) - body_com);
+      inertia = parallel_axis(inertia, half, world(com_chassis) - body_com);
     }
   }
   v.body_inertia_xx = inertia.xx;

@@ -1,9 +1,9 @@
 // HMMWV preset, derived parameters, and access to parameters by name.
 #include <cmath>
-#include <cstring>
 
 #include "fleetdyn/error.h"
 #include "fleetdyn/vehicle.h"
+#include "host/convert_scalars.h"
 
 namespace fleetdyn {
 namespace {
@@ -179,17 +179,7 @@ double vehicle_param(const VehicleParams<double>& p, const std::string& name) {
 
 template <class T>
 VehicleParams<T> convert_params(const VehicleParams<double>& p) {
-  // VehicleParams is a flat struct of scalars (Vec3 and TireParams hold only scalars too).
-  static_assert(sizeof(VehicleParams<double>) % sizeof(double) == 0, "VehicleParams must hold only scalars");
-  constexpr int n = sizeof(VehicleParams<double>) / sizeof(double);
-  static_assert(sizeof(VehicleParams<T>) == n * sizeof(T), "VehicleParams layout must match between scalar types");
-  std::vector<double> src(n);
-  std::memcpy(src.data(), &p, sizeof(VehicleParams<double>));
-  std::vector<T> dst(n);
-  for (int i = 0; i < n; ++i) dst[i] = static_cast<T>(src[i]);
-  VehicleParams<T> out;
-  std::memcpy(&out, dst.data(), sizeof(VehicleParams<T>));
-  return out;
+  return convert_scalars<VehicleParams, T>(p);
 }
 
 template VehicleParams<float> convert_params<float>(const VehicleParams<double>&);

@@ -80,13 +80,16 @@ struct RigidInertia {
   Vec3<T> first_moment;
   Sym3<T> inertia_o;
 };
+// Inertia about a point at offset -r from the COM: I + m (|r|^2 1 - r r^T) (parallel axes).
+template <class T>
+FLEETDYN_FN Sym3<T> parallel_axis(const Sym3<T>& inertia, T mass, Vec3<T> r) {
+  const T r2 = norm_sq(r);
+  return {inertia.xx + mass * (r2 - r.x * r.x), inertia.yy + mass * (r2 - r.y * r.y), inertia.zz + mass * (r2 - r.z * r.z),
+          inertia.xy - mass * r.x * r.y,        inertia.xz - mass * r.x * r.z,        inertia.yz - mass * r.y * r.z};
+}
 template <class T>
 FLEETDYN_FN RigidInertia<T> rigid_inertia(T mass, Vec3<T> com, const Sym3<T>& inertia_com) {
-  const T c2 = norm_sq(com);
-  return {mass, mass * com,
-          {inertia_com.xx + mass * (c2 - com.x * com.x), inertia_com.yy + mass * (c2 - com.y * com.y),
-           inertia_com.zz + mass * (c2 - com.z * com.z), inertia_com.xy - mass * com.x * com.y,
-           inertia_com.xz - mass * com.x * com.z, inertia_com.yz - mass * com.y * com.z}};
+  return {mass, mass * com, parallel_axis(inertia_com, mass, com)};
 }
 // Momentum I v = (I_O w + h x v_O, m v_O - h x w).
 template <class T>
