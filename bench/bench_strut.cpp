@@ -138,7 +138,7 @@ void bm_step(benchmark::State& state) {
   const WarmState& w = warm_state();
   T a[kStrutStateSize], b[kStrutStateSize];
   for (int j = 0; j < kStrutStateSize; ++j) a[j] = T(w.s[j]);
-  const StrutIntegrator<T> integ{T(strut_default_step(hmmwv_params())), 1, true};
+  const IntegratorSettings<T> integ{T(strut_default_step(hmmwv_params())), 1, true};
   const DriverInput<T> input{T(kSteer), T(kThrottle), T(0)};
   T* from = a;
   T* to = b;

@@ -4,6 +4,10 @@
 #include <cmath>
 #include <string>
 
+#include <map>
+#include <utility>
+
+#include "fleetdyn/ce.h"
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/strut_initial.h"
 #include "fleetdyn/vehicle.h"
@@ -20,6 +24,8 @@ const char* backend_name(BackendKind b) {
   }
   return "?";
 }
+
+const char* model_name(VehicleModel m) { return m == VehicleModel::Ce ? "ce" : "strut"; }
 
 const char* precision_name(Precision p) { return p == Precision::Fp32 ? "fp32" : "fp64"; }
 
@@ -53,7 +59,13 @@ TerrainDesc<T> convert_terrain(const TerrainDesc<double>& d) {
   return t;
 }
 
-// Precision-independent face of the typed storage + engine.
+// A model's parameters in the batch's precision.
+template <class T>
+VehicleParams<T> to_precision(const VehicleParams<double>& p) { return convert_params<T>(p); }
+template <class T>
+CeParams<T> to_precision(const CeParams<double>& p) { return convert_ce_params<T>(p); }
+
+// Model- and precision-independent face of the typed storage + engine.
 class TypedBatch {
  public:
   virtual ~TypedBatch() = default;
@@ -70,18 +82,20 @@ class TypedBatch {
   virtual DriverInput<double> current_input(int v, double t) = 0;
 };
 
-template <class T>
+template <class Model, class T>
 class TypedBatchImpl final : public TypedBatch {
+  static constexpr int kStateSize = Model::kStateSize;
+
  public:
-  TypedBatchImpl(const std::vector<VehicleParams<double>>& params, int n, const TerrainSpec& terrain,
-                 const BatchOptions& options, std::unique_ptr<Engine<T>> engine)
+  TypedBatchImpl(const std::vector<typename Model::template Params<double>>& params, int n, const TerrainSpec& terrain,
+                 const BatchOptions& options, std::unique_ptr<Engine<Model, T>> engine)
       : engine_(std::move(engine)) {
     host_.vehicle_count = n;
-    for (const auto& p : params) host_.params.push_back(convert_params<T>(p));
+    for (const auto& p : params) host_.params.push_back(to_precision<T>(p));
     host_.terrain = convert_terrain<T>(terrain.desc);
     for (double h : terrain.heightfield) host_.heightfield.push_back(T(h));
-    host_.integrator = StrutIntegrator<T>{T(options.step), options.substeps, options.requery_contact};
-    host_.state.assign(static_cast<size_t>(kStrutStateSize) * n, T(0));
+    host_.integrator = IntegratorSettings<T>{T(options.step), options.substeps, options.requery_contact};
+    host_.state.assign(static_cast<size_t>(kStateSize) * n, T(0));
     host_.origin.assign(2 * static_cast<size_t>(n), T(0));
     host_.inputs.assign(3 * static_cast<size_t>(n), T(0));
     host_.metrics.assign(static_cast<size_t>(kMetricCount) * n, T(0));
@@ -151,7 +165,7 @@ class TypedBatchImpl final : public TypedBatch {
   void write_vehicle_state(int v, const std::vector<double>& state) override {
     fetch();
     const int n = host_.vehicle_count;
-    for (int j = 0; j < kStrutStateSize; ++j) host_.state[static_cast<size_t>(j) * n + v] = T(state[j]);
+    for (int j = 0; j < kStateSize; ++j) host_.state[static_cast<size_t>(j) * n + v] = T(state[j]);
     engine_->upload(host_, kSyncVehicles);
   }
 
@@ -159,7 +173,7 @@ class TypedBatchImpl final : public TypedBatch {
   bool using_tables() const override { return !host_.table_offset.empty(); }
 
   DriverInput<double> current_input(int v, double t) override {
-    StrutBatchView<T> view = host_.view();
+    const BatchView<Model, T> view = host_.view();
     if (view.maneuver.table_count > 0) {
       const DriverInput<T> in = maneuver_input(view.maneuver, v, T(t));
       return {double(in.steer), double(in.throttle), double(in.brake)};
@@ -174,17 +188,25 @@ class TypedBatchImpl final : public TypedBatch {
     host_fresh_ = true;
   }
 
-  BatchStorage<T> host_;
-  std::unique_ptr<Engine<T>> engine_;
+  BatchStorage<Model, T> host_;
+  std::unique_ptr<Engine<Model, T>> engine_;
   bool host_fresh_ = true;
 };
 
-template <class T>
-std::unique_ptr<TypedBatch> make_typed(const std::vector<VehicleParams<double>>& params, int n,
+template <class Model, class T>
+std::unique_ptr<TypedBatch> make_typed(const std::vector<typename Model::template Params<double>>& params, int n,
                                        const TerrainSpec& terrain, const BatchOptions& options, BackendKind backend) {
-  std::unique_ptr<Engine<T>> engine =
-      backend == BackendKind::Cuda ? make_cuda_engine<T>() : make_cpu_engine<T>(options.cpu_threads, options.cpu_simd);
-  return std::make_unique<TypedBatchImpl<T>>(params, n, terrain, options, std::move(engine));
+  std::unique_ptr<Engine<Model, T>> engine = backend == BackendKind::Cuda
+                                                 ? make_cuda_engine<Model, T>()
+                                                 : make_cpu_engine<Model, T>(options.cpu_threads, options.cpu_simd);
+  return std::make_unique<TypedBatchImpl<Model, T>>(params, n, terrain, options, std::move(engine));
+}
+
+template <class Model>
+std::unique_ptr<TypedBatch> make_typed(const std::vector<typename Model::template Params<double>>& params, int n,
+                                       const TerrainSpec& terrain, const BatchOptions& options, BackendKind backend) {
+  return options.precision == Precision::Fp32 ? make_typed<Model, float>(params, n, terrain, options, backend)
+                                              : make_typed<Model, double>(params, n, terrain, options, backend);
 }
 
 void validate_terrain(const TerrainSpec& t) {
@@ -201,7 +223,9 @@ void validate_terrain(const TerrainSpec& t) {
 }  // namespace
 
 struct Batch::Impl {
-  std::vector<VehicleParams<double>> params;
+  VehicleModel model = VehicleModel::Strut;
+  std::vector<VehicleParams<double>> params;  // strut: the vehicles'; ce: their shared parts (CeParams::vehicle)
+  std::vector<CeParams<double>> ce_params;    // ce only
   TerrainSpec terrain;
   BatchOptions options;
   BackendKind backend = BackendKind::Cpu;
@@ -210,6 +234,16 @@ struct Batch::Impl {
   std::unique_ptr<TypedBatch> typed;
 
   const VehicleParams<double>& params_of(int v) const { return params[static_cast<size_t>(v) % params.size()]; }
+  const CeParams<double>& ce_params_of(int v) const { return ce_params[static_cast<size_t>(v) % ce_params.size()]; }
+  int state_size() const { return model == VehicleModel::Ce ? kCeStateSize : kStrutStateSize; }
+  void require_strut(const char* what) const {
+    if (model != VehicleModel::Strut) {
+      throw Error(std::string(what) + " is available for the strut model only (this batch runs '" + model_name(model) +
+                  "')");
+    }
+  }
+  // Validation and the engine, once the parameters are in.
+  void init(int n, TerrainSpec terrain_spec, const BatchOptions& batch_options);
   void check_vehicle(int v) const {
     if (v < 0 || v >= vehicle_count) {
       throw Error("vehicle index " + std::to_string(v) + " out of range [0, " + std::to_string(vehicle_count) + ")");
@@ -224,31 +258,45 @@ struct Batch::Impl {
   }
 };
 
-Batch::Batch(std::vector<VehicleParams<double>> params, int vehicle_count, TerrainSpec terrain, BatchOptions options)
-    : impl_(std::make_unique<Impl>()) {
-  Impl& b = *impl_;
-  b.vehicle_count = vehicle_count;
-  if (vehicle_count < 1) throw Error("vehicle count must be at least 1, got " + std::to_string(vehicle_count));
-  b.params = std::move(params);
-  b.check_length(b.params, "vehicle parameters");
-  if (!(options.step > 0.0) || !(options.step < 1.0)) {
-    throw Error("step must be in (0, 1) s, got " + std::to_string(options.step));
+void Batch::Impl::init(int n, TerrainSpec terrain_spec, const BatchOptions& batch_options) {
+  vehicle_count = n;
+  if (n < 1) throw Error("vehicle count must be at least 1, got " + std::to_string(n));
+  check_length(params, "vehicle parameters");
+  const BatchOptions& o = batch_options;
+  if (!(o.step > 0.0) || !(o.step < 1.0)) throw Error("step must be in (0, 1) s, got " + std::to_string(o.step));
+  if (o.substeps < 1) throw Error("substeps must be at least 1, got " + std::to_string(o.substeps));
+  if (model == VehicleModel::Ce && !o.requery_contact) {
+    throw Error("requery_contact = false is a strut option: the ce model queries the terrain at every RK4 stage");
   }
-  if (options.substeps < 1) throw Error("substeps must be at least 1, got " + std::to_string(options.substeps));
-  validate_terrain(terrain);
-  b.terrain = std::move(terrain);
-  b.terrain.desc.hf_heights = b.terrain.heightfield.empty() ? nullptr : b.terrain.heightfield.data();
-  b.options = options;
+  validate_terrain(terrain_spec);
+  terrain = std::move(terrain_spec);
+  terrain.desc.hf_heights = terrain.heightfield.empty() ? nullptr : terrain.heightfield.data();
+  options = o;
 
   std::string why;
   const bool cuda = cuda_device_usable(&why);
-  if (options.backend == BackendKind::Cuda && !cuda) throw Error("backend 'cuda' requested but " + why);
-  b.backend = (options.backend == BackendKind::Cpu || !cuda) ? BackendKind::Cpu : BackendKind::Cuda;
-  b.typed = options.precision == Precision::Fp32
-                ? make_typed<float>(b.params, vehicle_count, b.terrain, options, b.backend)
-                : make_typed<double>(b.params, vehicle_count, b.terrain, options, b.backend);
-  b.device = b.typed->device_name();
-  if (b.backend == BackendKind::Cpu && options.backend == BackendKind::Auto) b.device += ", " + why;
+  if (o.backend == BackendKind::Cuda && !cuda) throw Error("backend 'cuda' requested but " + why);
+  backend = (o.backend == BackendKind::Cpu || !cuda) ? BackendKind::Cpu : BackendKind::Cuda;
+  typed = model == VehicleModel::Ce ? make_typed<CeModel>(ce_params, n, terrain, o, backend)
+                                    : make_typed<StrutModel>(params, n, terrain, o, backend);
+  device = typed->device_name();
+  if (backend == BackendKind::Cpu && o.backend == BackendKind::Auto) device += ", " + why;
+}
+
+Batch::Batch(std::vector<VehicleParams<double>> params, int vehicle_count, TerrainSpec terrain, BatchOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->params = std::move(params);
+  impl_->init(vehicle_count, std::move(terrain), options);
+  set_initial_conditions({InitialCondition{}});
+}
+
+Batch::Batch(std::vector<CeParams<double>> params, int vehicle_count, TerrainSpec terrain, BatchOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& b = *impl_;
+  b.model = VehicleModel::Ce;
+  b.ce_params = std::move(params);
+  for (const CeParams<double>& p : b.ce_params) b.params.push_back(p.vehicle);
+  b.init(vehicle_count, std::move(terrain), options);
   set_initial_conditions({InitialCondition{}});
 }
 
@@ -257,6 +305,8 @@ Batch::Batch(Batch&&) noexcept = default;
 Batch& Batch::operator=(Batch&&) noexcept = default;
 
 int Batch::vehicle_count() const { return impl_->vehicle_count; }
+VehicleModel Batch::model() const { return impl_->model; }
+int Batch::state_size() const { return impl_->state_size(); }
 BackendKind Batch::backend() const { return impl_->backend; }
 Precision Batch::precision() const { return impl_->options.precision; }
 const std::string& Batch::device_name() const { return impl_->device; }
@@ -265,19 +315,43 @@ const VehicleParams<double>& Batch::params(int vehicle) const {
   impl_->check_vehicle(vehicle);
   return impl_->params_of(vehicle);
 }
+const CeParams<double>& Batch::ce_params(int vehicle) const {
+  impl_->check_vehicle(vehicle);
+  if (impl_->model != VehicleModel::Ce) throw Error("ce_params: this batch runs the strut model");
+  return impl_->ce_params_of(vehicle);
+}
 const TerrainSpec& Batch::terrain() const { return impl_->terrain; }
 
 void Batch::set_initial_conditions(const std::vector<InitialCondition>& initial) {
   Impl& b = *impl_;
   b.check_length(initial, "initial conditions");
   const int n = b.vehicle_count;
-  std::vector<double> state(static_cast<size_t>(kStrutStateSize) * n), origin(2 * static_cast<size_t>(n));
-  double s[kStrutStateSize];
+  const int size = b.state_size();
+  std::vector<double> state(static_cast<size_t>(size) * n), origin(2 * static_cast<size_t>(n));
+  // ce: one Newton rest state per parameter set and speed, shared by the vehicles that have them.
+  std::map<std::pair<size_t, double>, std::vector<double>> ce_rest;
+  std::vector<double> s(size);
   for (int v = 0; v < n; ++v) {
     const InitialCondition& ic = initial[initial.size() == 1 ? 0 : v];
+    if (!std::isfinite(ic.x) || !std::isfinite(ic.y) || !std::isfinite(ic.yaw) || !std::isfinite(ic.speed)) {
+      throw Error("initial conditions: vehicle " + std::to_string(v) + " has a non-finite value");
+    }
     double ox, oy;
-    strut_initial_state(b.params_of(v), b.terrain.desc, ic.x, ic.y, ic.yaw, ic.speed, s, &ox, &oy);
-    for (int j = 0; j < kStrutStateSize; ++j) state[static_cast<size_t>(j) * n + v] = s[j];
+    if (b.model == VehicleModel::Strut) {
+      strut_initial_state(b.params_of(v), b.terrain.desc, ic.x, ic.y, ic.yaw, ic.speed, s.data(), &ox, &oy);
+    } else {
+      const size_t set = static_cast<size_t>(v) % b.ce_params.size();
+      std::vector<double>& rest = ce_rest[{set, ic.speed}];
+      if (rest.empty()) {
+        try {
+          rest = ce_rest_state(b.ce_params[set], ic.speed);
+        } catch (const Error& e) {
+          throw Error("initial conditions: vehicle " + std::to_string(v) + ": " + e.what());
+        }
+      }
+      s = ce_place_on_terrain(b.ce_params[set], rest, b.terrain.desc, ic.x, ic.y, ic.yaw, &ox, &oy);
+    }
+    for (int j = 0; j < size; ++j) state[static_cast<size_t>(j) * n + v] = s[j];
     origin[v] = ox;
     origin[n + v] = oy;
   }
@@ -374,13 +448,31 @@ std::vector<VehicleSnapshot> Batch::snapshots() {
     VehicleSnapshot& snap = out[v];
     snap.time = counts[v] * b.options.step;
     snap.status = status[v];
-    snap.position = {o[v] + at(strut::kPos), o[n + v] + at(strut::kPos + 1), at(strut::kPos + 2)};
-    const Quat<double> q = normalized(Quat<double>{at(strut::kQuat), at(strut::kQuat + 1), at(strut::kQuat + 2), at(strut::kQuat + 3)});
-    const Vec3<double> e = euler_zyx(q);
-    snap.euler = {e.x, e.y, e.z};
-    snap.velocity = {at(strut::kVel), at(strut::kVel + 1), at(strut::kVel + 2)};
-    snap.omega_body = {at(strut::kOmega), at(strut::kOmega + 1), at(strut::kOmega + 2)};
-    for (int i = 0; i < kCorners; ++i) snap.wheel_spin[i] = at(strut::kWheelSpin + i);
+    if (b.model == VehicleModel::Strut) {
+      using namespace strut;
+      snap.position = {o[v] + at(kPos), o[n + v] + at(kPos + 1), at(kPos + 2)};
+      const Quat<double> q = normalized(Quat<double>{at(kQuat), at(kQuat + 1), at(kQuat + 2), at(kQuat + 3)});
+      const Vec3<double> e = euler_zyx(q);
+      snap.euler = {e.x, e.y, e.z};
+      snap.velocity = {at(kVel), at(kVel + 1), at(kVel + 2)};
+      snap.omega_body = {at(kOmega), at(kOmega + 1), at(kOmega + 2)};
+      for (int i = 0; i < kCorners; ++i) snap.wheel_spin[i] = at(kWheelSpin + i);
+    } else {
+      // ce: the state holds the chassis frame origin and its velocity in chassis axes.
+      using namespace ce;
+      const Quat<double> q = normalized(Quat<double>{at(kQuat), at(kQuat + 1), at(kQuat + 2), at(kQuat + 3)});
+      const Mat3<double> rot = rotation_matrix(q);
+      const Vec3<double> com_offset = b.ce_params_of(v).chassis_com;
+      const Vec3<double> omega{at(kOmega), at(kOmega + 1), at(kOmega + 2)};
+      const Vec3<double> com = Vec3<double>{at(kPos), at(kPos + 1), at(kPos + 2)} + rot * com_offset;
+      const Vec3<double> com_vel = rot * (Vec3<double>{at(kVel), at(kVel + 1), at(kVel + 2)} + cross(omega, com_offset));
+      snap.position = {o[v] + com.x, o[n + v] + com.y, com.z};
+      const Vec3<double> e = euler_zyx(q);
+      snap.euler = {e.x, e.y, e.z};
+      snap.velocity = {com_vel.x, com_vel.y, com_vel.z};
+      snap.omega_body = {omega.x, omega.y, omega.z};
+      for (int i = 0; i < kCorners; ++i) snap.wheel_spin[i] = at(kWheelSpin + i);
+    }
   }
   return out;
 }
@@ -393,8 +485,20 @@ std::vector<double> vehicle_column(const std::vector<double>& soa, int n, int v,
 }
 }  // namespace
 
+double Batch::mechanical_energy(int vehicle) {
+  Impl& b = *impl_;
+  if (b.model == VehicleModel::Strut) return energy(vehicle).total();
+  b.check_vehicle(vehicle);
+  std::vector<double> s, o;
+  b.typed->read(&s, &o, nullptr, nullptr, nullptr);
+  const std::vector<double> col = vehicle_column(s, b.vehicle_count, vehicle, kCeStateSize);
+  const CeEnvironment<double> env{&b.terrain.desc, o[vehicle], o[b.vehicle_count + vehicle]};
+  return ce_energy(b.ce_params_of(vehicle), env, col.data());
+}
+
 EnergyLedger<double> Batch::energy(int vehicle) {
   Impl& b = *impl_;
+  b.require_strut("energy()");
   b.check_vehicle(vehicle);
   std::vector<double> s, o;
   b.typed->read(&s, &o, nullptr, nullptr, nullptr);
@@ -404,6 +508,7 @@ EnergyLedger<double> Batch::energy(int vehicle) {
 
 StrutDiagnostics<double> Batch::diagnostics(int vehicle) {
   Impl& b = *impl_;
+  b.require_strut("diagnostics()");
   b.check_vehicle(vehicle);
   std::vector<double> s, o;
   std::vector<int> counts;
@@ -419,8 +524,8 @@ StrutDiagnostics<double> Batch::diagnostics(int vehicle) {
 
 void Batch::set_vehicle_state(int vehicle, const std::vector<double>& state) {
   impl_->check_vehicle(vehicle);
-  if (state.size() != static_cast<size_t>(kStrutStateSize)) {
-    throw Error("set_vehicle_state: expected " + std::to_string(kStrutStateSize) + " values, got " +
+  if (state.size() != static_cast<size_t>(impl_->state_size())) {
+    throw Error("set_vehicle_state: expected " + std::to_string(impl_->state_size()) + " values, got " +
                 std::to_string(state.size()));
   }
   impl_->typed->write_vehicle_state(vehicle, state);

@@ -1,21 +1,22 @@
-// Host-side storage of a batch in the batch's scalar type: the structure-of-arrays state and
-// everything a StrutBatchView points to. The CPU engine steps it in place; the CUDA engine
+// Host-side storage of a batch of one model in the batch's scalar type: the structure-of-arrays
+// state and everything a BatchView points to. The CPU engine steps it in place; the CUDA engine
 // mirrors it on the device. Internal to the library.
 #pragma once
 
 #include <vector>
 
+#include "fleetdyn/physics/ce_batch.h"
 #include "fleetdyn/physics/strut_batch.h"
 
 namespace fleetdyn {
 
-template <class T>
+template <class Model, class T>
 struct BatchStorage {
   int vehicle_count = 0;
-  std::vector<VehicleParams<T>> params;
+  std::vector<typename Model::template Params<T>> params;
   TerrainDesc<T> terrain{};
   std::vector<T> heightfield;
-  StrutIntegrator<T> integrator{};
+  IntegratorSettings<T> integrator{};
   // Maneuver tables (concatenated) and the per-vehicle table index.
   std::vector<int> table_offset, table_length, vehicle_table;
   std::vector<T> table_time, table_steer, table_throttle, table_brake;
@@ -24,8 +25,8 @@ struct BatchStorage {
   std::vector<int> step_count, status;
 
   // View over this storage (host pointers).
-  StrutBatchView<T> view() {
-    StrutBatchView<T> v{};
+  BatchView<Model, T> view() {
+    BatchView<Model, T> v{};
     v.vehicle_count = vehicle_count;
     v.params = params.data();
     v.param_count = static_cast<int>(params.size());
@@ -50,6 +51,9 @@ struct BatchStorage {
   }
 };
 
+// Every (model, scalar type) a batch can have, for the engines' explicit instantiations.
+#define FLEETDYN_BATCH_KINDS(X) X(StrutModel, float) X(StrutModel, double) X(CeModel, float) X(CeModel, double)
+
 // Which parts of the storage changed on the host and must reach the engine's copy.
 enum SyncPart : unsigned {
   kSyncVehicles = 1u,   // state, origin, step_count, status, metrics
@@ -59,13 +63,13 @@ enum SyncPart : unsigned {
 };
 
 // A backend: steps a batch and keeps its copy of the storage in step with the host's.
-template <class T>
+template <class Model, class T>
 class Engine {
  public:
   virtual ~Engine() = default;
-  virtual void upload(const BatchStorage<T>& host, unsigned parts) = 0;
-  virtual void step(BatchStorage<T>& host, int steps) = 0;  // may be asynchronous
-  virtual void download(BatchStorage<T>& host) = 0;        // vehicles' arrays back to host; synchronizes
+  virtual void upload(const BatchStorage<Model, T>& host, unsigned parts) = 0;
+  virtual void step(BatchStorage<Model, T>& host, int steps) = 0;  // may be asynchronous
+  virtual void download(BatchStorage<Model, T>& host) = 0;        // vehicles' arrays back to host; synchronizes
   virtual void synchronize() = 0;
   virtual std::string device_name() const = 0;
 };

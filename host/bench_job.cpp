@@ -157,8 +157,8 @@ json to_json(const OpCounts& c) {
 // Operation counts of the strut model at a representative state (after 2 s of the maneuver).
 struct OpProfile {
   OpCounts derivative;  // one strut_derivative (no diagnostics)
-  OpCounts step;        // one outer step inside strut_run_vehicle (4 derivatives + RK4 + checks + metrics)
-  OpCounts launch;      // per call of strut_run_vehicle, independent of the step count
+  OpCounts step;        // one outer step inside run_vehicle (4 derivatives + RK4 + checks + metrics)
+  OpCounts launch;      // per call of run_vehicle, independent of the step count
 };
 
 OpProfile count_strut_ops() {
@@ -193,7 +193,7 @@ OpProfile count_strut_ops() {
     strut_derivative(pc, env, input, s, ds, static_cast<StrutDiagnostics<Counted>*>(nullptr));
     profile.derivative = bench_ops::tally();
   }
-  // strut_run_vehicle with 1 and with 2 steps: the difference is one step, the rest per launch.
+  // run_vehicle with 1 and with 2 steps: the difference is one step, the rest per launch.
   OpCounts runs[2];
   for (int steps = 1; steps <= 2; ++steps) {
     std::vector<Counted> st(state.begin(), state.end()), org(origin.begin(), origin.end());
@@ -205,7 +205,7 @@ OpProfile count_strut_ops() {
     view.params = &pc;
     view.param_count = 1;
     view.terrain = terrain;
-    view.integrator = StrutIntegrator<Counted>{options.step, 1, true};
+    view.integrator = IntegratorSettings<Counted>{options.step, 1, true};
     view.maneuver.table_count = 0;
     view.state = st.data();
     view.origin = org.data();
@@ -214,7 +214,7 @@ OpProfile count_strut_ops() {
     view.inputs = inputs.data();
     view.metrics = metrics.data();
     bench_ops::tally() = OpCounts{};
-    strut_run_vehicle(view, 0, steps);
+    run_vehicle(view, 0, steps);
     runs[steps - 1] = bench_ops::tally();
   }
   profile.step = runs[1] - runs[0];
@@ -222,7 +222,7 @@ OpProfile count_strut_ops() {
   return profile;
 }
 
-// Bytes one thread of the CUDA kernel moves to and from global memory per launch (strut_run_vehicle):
+// Bytes one thread of the CUDA kernel moves to and from global memory per launch (run_vehicle):
 // state and metrics in and out, origin in and out, the three inputs, step count and status in and out.
 // The parameter struct is read too, from L1/L2 when all vehicles share it (reported separately).
 template <class T>
@@ -560,7 +560,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
   {
     json f;
     f["method"] = "instrumented: the templated physics run on a counting scalar (source-level operations, "
-                  "one step of strut_run_vehicle at the state after 2 s of the scenario)";
+                  "one step of run_vehicle at the state after 2 s of the scenario)";
     f["ops_per_derivative"] = to_json(ops.derivative);
     f["ops_per_vehicle_step"] = to_json(ops.step);
     f["ops_per_launch"] = to_json(ops.launch);

@@ -6,6 +6,7 @@
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/batch_origin.h"
 
 namespace fleetdyn {
 namespace {
@@ -105,6 +106,29 @@ std::vector<double> ce_rest_state(const CeParams<double>& p, double speed) {
   s[kVel + 0] = speed;  // chassis axes: level chassis to first order
   const double load = ce_total_mass(p) * p.vehicle.gravity / kCorners;
   for (int i = 0; i < kCorners; ++i) s[kWheelSpin + i] = speed / tire_rolling_radius(p.vehicle.tire, load);
+  return s;
+}
+
+std::vector<double> ce_place_on_terrain(const CeParams<double>& p, const std::vector<double>& rest,
+                                        const TerrainDesc<double>& terrain, double x, double y, double yaw,
+                                        double* origin_x, double* origin_y) {
+  using namespace ce;
+  if (rest.size() != static_cast<size_t>(kStateSize)) {
+    throw Error("ce_place_on_terrain: rest state has " + std::to_string(rest.size()) + " values, expected " +
+                std::to_string(kStateSize));
+  }
+  *origin_x = origin_quantize(x);
+  *origin_y = origin_quantize(y);
+  const GroundPlacement<double> ground = ground_placement(terrain, x - *origin_x, y - *origin_y, *origin_x, *origin_y, yaw);
+  // The rest state stands on flat ground at height 0: the chassis origin relative to the ground
+  // point below the chassis COM, carried rigidly onto the placement.
+  const Quat<double> rest_attitude = normalized(load_quat(rest.data(), kQuat));
+  const Vec3<double> rest_pos = load3(rest.data(), kPos);
+  const Vec3<double> rest_com = rest_pos + rotation_matrix(rest_attitude) * p.chassis_com;
+  const Vec3<double> origin_from_ground = rest_pos - Vec3<double>{rest_com.x, rest_com.y, 0.0};
+  std::vector<double> s = rest;
+  store3(s.data(), kPos, ground.point + rotation_matrix(ground.attitude) * origin_from_ground);
+  store_quat(s.data(), kQuat, normalized(ground.attitude * rest_attitude));
   return s;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <thread>
+#include <type_traits>
 
 #include "host/strut_lanes.h"
 #include "host/thread_pool.h"
@@ -9,24 +10,30 @@
 namespace fleetdyn {
 namespace {
 
-template <class T>
-class CpuEngine final : public Engine<T> {
+// Whether a model has a SIMD lane form on the CPU.
+template <class Model>
+constexpr bool kHasLanes = std::is_same_v<Model, StrutModel>;
+
+template <class Model, class T>
+class CpuEngine final : public Engine<Model, T> {
   static constexpr int kWidth = kLaneWidth<T>;
 
   // Worker w steps the w-th contiguous slice of the work units: groups of kWidth vehicles
   // (SIMD) or single vehicles (scalar). A unit's vehicles never depend on the slicing.
   struct Slices {
-    const StrutBatchView<T>* view;
+    const BatchView<Model, T>* view;
     int steps;
     int workers;
     bool simd;
   };
   static void run_units(const Slices& s, int begin, int end) {
-    if (s.simd) {
-      for (int g = begin; g < end; ++g) strut_run_lanes<T, kWidth>(*s.view, g * kWidth, s.steps);
-    } else {
-      for (int v = begin; v < end; ++v) strut_run_vehicle(*s.view, v, s.steps);
+    if constexpr (kHasLanes<Model>) {
+      if (s.simd) {
+        for (int g = begin; g < end; ++g) strut_run_lanes<T, kWidth>(*s.view, g * kWidth, s.steps);
+        return;
+      }
     }
+    for (int v = begin; v < end; ++v) run_vehicle(*s.view, v, s.steps);
   }
   static int unit_count(const Slices& s) {
     const int n = s.view->vehicle_count;
@@ -41,12 +48,12 @@ class CpuEngine final : public Engine<T> {
  public:
   CpuEngine(int threads, bool simd)
       : pool_(threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
-        simd_(simd) {}
+        simd_(simd && kHasLanes<Model>) {}
 
-  void upload(const BatchStorage<T>&, unsigned) override {}  // steps the host storage itself
+  void upload(const BatchStorage<Model, T>&, unsigned) override {}  // steps the host storage itself
 
-  void step(BatchStorage<T>& host, int steps) override {
-    const StrutBatchView<T> view = host.view();
+  void step(BatchStorage<Model, T>& host, int steps) override {
+    const BatchView<Model, T> view = host.view();
     Slices slices{&view, steps, 1, simd_};
     const int units = unit_count(slices);
     // Small batches are not worth waking the workers for.
@@ -58,7 +65,7 @@ class CpuEngine final : public Engine<T> {
     pool_.run(&run_slice, &slices);
   }
 
-  void download(BatchStorage<T>&) override {}
+  void download(BatchStorage<Model, T>&) override {}
   void synchronize() override {}
   std::string device_name() const override {
     return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread" : " threads") +
@@ -72,12 +79,14 @@ class CpuEngine final : public Engine<T> {
 
 }  // namespace
 
-template <class T>
-std::unique_ptr<Engine<T>> make_cpu_engine(int threads, bool simd) {
-  return std::make_unique<CpuEngine<T>>(threads, simd);
+template <class Model, class T>
+std::unique_ptr<Engine<Model, T>> make_cpu_engine(int threads, bool simd) {
+  return std::make_unique<CpuEngine<Model, T>>(threads, simd);
 }
 
-template std::unique_ptr<Engine<float>> make_cpu_engine<float>(int, bool);
-template std::unique_ptr<Engine<double>> make_cpu_engine<double>(int, bool);
+#define FLEETDYN_INSTANTIATE_CPU_ENGINE(Model, T) \
+  template std::unique_ptr<Engine<Model, T>> make_cpu_engine<Model, T>(int, bool);
+FLEETDYN_BATCH_KINDS(FLEETDYN_INSTANTIATE_CPU_ENGINE)
+#undef FLEETDYN_INSTANTIATE_CPU_ENGINE
 
 }  // namespace fleetdyn

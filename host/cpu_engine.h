@@ -1,5 +1,5 @@
 // CPU backend: a fixed pool of threads, each stepping a contiguous slice of the vehicles with
-// the same per-vehicle routine the CUDA kernel calls. Static slices keep results independent of
+// the same per-vehicle routine the CUDA kernel calls (strut: optionally its SIMD lane form). Static slices keep results independent of
 // scheduling (and of the thread count: each vehicle's arithmetic is its own).
 #pragma once
 
@@ -10,7 +10,8 @@
 
 namespace fleetdyn {
 
-template <class T>
-std::unique_ptr<Engine<T>> make_cpu_engine(int threads, bool simd);
+// simd: step strut vehicles in SIMD lanes (host/strut_lanes.h); ce has no lane form and ignores it.
+template <class Model, class T>
+std::unique_ptr<Engine<Model, T>> make_cpu_engine(int threads, bool simd);
 
 }  // namespace fleetdyn

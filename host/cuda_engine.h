@@ -14,7 +14,7 @@ namespace fleetdyn {
 bool cuda_device_usable(std::string* why);
 
 // Throws fleetdyn::Error when no device is usable.
-template <class T>
-std::unique_ptr<Engine<T>> make_cuda_engine();
+template <class Model, class T>
+std::unique_ptr<Engine<Model, T>> make_cuda_engine();
 
 }  // namespace fleetdyn

@@ -9,12 +9,13 @@ bool cuda_device_usable(std::string* why) {
   return false;
 }
 
-template <class T>
-std::unique_ptr<Engine<T>> make_cuda_engine() {
+template <class Model, class T>
+std::unique_ptr<Engine<Model, T>> make_cuda_engine() {
   throw Error("backend 'cuda' requested but no CUDA device (fleetdyn was built without CUDA)");
 }
 
-template std::unique_ptr<Engine<float>> make_cuda_engine<float>();
-template std::unique_ptr<Engine<double>> make_cuda_engine<double>();
+#define FLEETDYN_INSTANTIATE_CUDA_ENGINE(Model, T) template std::unique_ptr<Engine<Model, T>> make_cuda_engine<Model, T>();
+FLEETDYN_BATCH_KINDS(FLEETDYN_INSTANTIATE_CUDA_ENGINE)
+#undef FLEETDYN_INSTANTIATE_CUDA_ENGINE
 
 }  // namespace fleetdyn

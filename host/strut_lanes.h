@@ -41,7 +41,7 @@ inline TerrainContact<Lanes<T, W>> terrain_query(const TerrainDesc<T>& t, Vec3<L
 }
 
 // Advance vehicles first .. first + W - 1 (those that exist and are running) by `steps` outer
-// steps; the lane form of strut_run_vehicle (physics/strut_batch.h), with the same divergence
+// steps; the lane form of run_vehicle (physics/batch_view.h), with the same divergence
 // handling: a vehicle whose state stops being sane keeps its last sane state, is flagged
 // kStatusDiverged and is no longer written.
 template <class T, int W>
@@ -104,7 +104,8 @@ inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
         running.bits[i] = 0;
         continue;
       }
-      update_metrics(metrics[i], b.terrain, origin_x[i], origin_y[i], lane_state, get_lane(diag, i), time[i], dt);
+      update_metrics(metrics[i], b.terrain, origin_x[i], origin_y[i], strut_metric_sample(lane_state, get_lane(diag, i)), time[i],
+                     dt);
       ++count[i];
     }
     if (!any_lane(running)) break;

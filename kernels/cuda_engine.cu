@@ -1,4 +1,4 @@
-// CUDA backend: one thread per vehicle, each running strut_run_vehicle (the same source the
+// CUDA backend: one thread per vehicle, each running run_vehicle<Model> (the same source the
 // CPU backend runs) for all the steps of one launch, state in registers throughout. step()
 // only enqueues on the engine's stream; reads synchronize.
 #include <cuda_runtime.h>
@@ -26,18 +26,16 @@ constexpr int kThreadsPerBlock = 128;  // tunable in this one place
 // threads, so the physics' parameter reads are coalesced instead of touching 32 cache lines per
 // warp-wide load. With one shared set every thread reads the same address (a broadcast), and
 // the global reference is kept.
-template <class T, bool kLocalParams>
+template <class Model, class T, bool kLocalParams>
 __global__ void __launch_bounds__(kThreadsPerBlock, FLEETDYN_CUDA_MIN_BLOCKS)
-    strut_step_kernel(StrutBatchView<T> view, int steps) {
+    step_kernel(BatchView<Model, T> view, int steps) {
   const int v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= view.vehicle_count) return;
   if constexpr (kLocalParams) {
-    const VehicleParams<T> local = view.params[v % view.param_count];
-    view.params = &local;
-    view.param_count = 1;
-    strut_run_vehicle(view, v, steps);
+    const typename Model::template Params<T> local = view.params[v % view.param_count];
+    run_vehicle(view, local, v, steps);
   } else {
-    strut_run_vehicle(view, v, steps);
+    run_vehicle(view, v, steps);
   }
 }
 
@@ -49,8 +47,8 @@ bool local_params_for(int param_count) {
   return !(mode && std::strcmp(mode, "global") == 0);
 }
 
-template <class T>
-class CudaEngine final : public Engine<T> {
+template <class Model, class T>
+class CudaEngine final : public Engine<Model, T> {
  public:
   CudaEngine() {
     int device = 0;
@@ -67,7 +65,7 @@ class CudaEngine final : public Engine<T> {
     }
   }
 
-  void upload(const BatchStorage<T>& host, unsigned parts) override {
+  void upload(const BatchStorage<Model, T>& host, unsigned parts) override {
     if (!params_.size()) {  // first upload: the constant parts
       params_.upload(host.params, stream_);
       local_params_ = local_params_for(static_cast<int>(host.params.size()));
@@ -94,8 +92,8 @@ class CudaEngine final : public Engine<T> {
     FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));
   }
 
-  void step(BatchStorage<T>& host, int steps) override {
-    StrutBatchView<T> v = host.view();  // scalars from the host, pointers replaced below
+  void step(BatchStorage<Model, T>& host, int steps) override {
+    BatchView<Model, T> v = host.view();  // scalars from the host, pointers replaced below
     v.params = params_.data();
     v.terrain.hf_heights = heightfield_.data();
     v.maneuver.table_offset = table_offset_.data();
@@ -113,14 +111,14 @@ class CudaEngine final : public Engine<T> {
     v.metrics = metrics_.data();
     const int blocks = (v.vehicle_count + kThreadsPerBlock - 1) / kThreadsPerBlock;
     if (local_params_) {
-      strut_step_kernel<T, true><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+      step_kernel<Model, T, true><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
     } else {
-      strut_step_kernel<T, false><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+      step_kernel<Model, T, false><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
     }
     FLEETDYN_CUDA_TRY(cudaGetLastError());
   }
 
-  void download(BatchStorage<T>& host) override {
+  void download(BatchStorage<Model, T>& host) override {
     state_.download(host.state, stream_);
     origin_.download(host.origin, stream_);
     step_count_.download(host.step_count, stream_);
@@ -136,7 +134,7 @@ class CudaEngine final : public Engine<T> {
   cudaStream_t stream_ = nullptr;
   bool local_params_ = false;
   std::string name_;
-  DeviceBuffer<VehicleParams<T>> params_;
+  DeviceBuffer<typename Model::template Params<T>> params_;
   DeviceBuffer<T> heightfield_, state_, origin_, inputs_, metrics_;
   DeviceBuffer<T> table_time_, table_steer_, table_throttle_, table_brake_;
   DeviceBuffer<int> step_count_, status_, table_offset_, table_length_, vehicle_table_;
@@ -161,14 +159,15 @@ bool cuda_device_usable(std::string* why) {
   return true;
 }
 
-template <class T>
-std::unique_ptr<Engine<T>> make_cuda_engine() {
+template <class Model, class T>
+std::unique_ptr<Engine<Model, T>> make_cuda_engine() {
   std::string why;
   if (!cuda_device_usable(&why)) throw Error("backend 'cuda' requested but " + why);
-  return std::make_unique<CudaEngine<T>>();
+  return std::make_unique<CudaEngine<Model, T>>();
 }
 
-template std::unique_ptr<Engine<float>> make_cuda_engine<float>();
-template std::unique_ptr<Engine<double>> make_cuda_engine<double>();
+#define FLEETDYN_INSTANTIATE_CUDA_ENGINE(Model, T) template std::unique_ptr<Engine<Model, T>> make_cuda_engine<Model, T>();
+FLEETDYN_BATCH_KINDS(FLEETDYN_INSTANTIATE_CUDA_ENGINE)
+#undef FLEETDYN_INSTANTIATE_CUDA_ENGINE
 
 }  // namespace fleetdyn

@@ -28,8 +28,8 @@ inline TerrainSpec terrain_of(TerrainKind kind) {
 inline std::vector<double> vehicle_state(Batch& b, int v) {
   const std::vector<double> all = b.state();
   const int n = b.vehicle_count();
-  std::vector<double> s(kStrutStateSize);
-  for (int j = 0; j < kStrutStateSize; ++j) s[j] = all[static_cast<size_t>(j) * n + v];
+  std::vector<double> s(b.state_size());
+  for (int j = 0; j < b.state_size(); ++j) s[j] = all[static_cast<size_t>(j) * n + v];
   return s;
 }
 

@@ -363,7 +363,7 @@ TEST_F(CeCrossModel, SteadyCorneringLateralAccelerationAgreesWithinFivePercent) 
       *x /= samples;
   }
   {
-    StrutIntegrator<double> integ{strut_default_step(strut), 1, true};
+    IntegratorSettings<double> integ{strut_default_step(strut), 1, true};
     std::vector<double> s = strut_rest_state(strut, ground, kCornerSpeed), next(kStrutStateSize);
     const int steps = static_cast<int>(std::lround(kDuration / integ.step));
     int samples = 0;

@@ -24,7 +24,7 @@ std::vector<double> run(BatchOptions options, const TerrainSpec& terrain, Initia
 
 // Substeps: a 2 ms step of two 1 ms RK4 substeps is the same arithmetic as two 1 ms steps
 // (constant inputs), so the states are bit-identical.
-TEST(StrutIntegrator, SubstepsEqualShorterSteps) {
+TEST(IntegratorSettings, SubstepsEqualShorterSteps) {
   InitialCondition ic;
   ic.speed = 15.0;
   const DriverInput<double> steer{0.3, 0.2, 0.0};
@@ -41,7 +41,7 @@ TEST(StrutIntegrator, SubstepsEqualShorterSteps) {
 // Contact once per step (the tangent plane sampled at the wheel) against re-queried at every
 // RK4 stage: on a plane the tangent plane is the surface, so the two agree to round-off; on the
 // loop's curved wall they differ, but only by the within-step curvature error.
-TEST(StrutIntegrator, FrozenContactAgreesWithRequeryOnAPlaneAndApproximatesItOnTheLoop) {
+TEST(IntegratorSettings, FrozenContactAgreesWithRequeryOnAPlaneAndApproximatesItOnTheLoop) {
   TerrainSpec plane = test::terrain_of(TerrainKind::Plane);
   plane.desc.slope = 0.05;
   plane.desc.bank = -0.08;

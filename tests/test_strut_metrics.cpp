@@ -1,4 +1,4 @@
-// The per-vehicle metrics written to results.csv (strut_batch.h update_metrics), against runs
+// The per-vehicle metrics written to results.csv (batch_view.h update_metrics), against runs
 // whose answers are known.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,7 @@
 // The batch API: many vehicles of one model stepped together on one backend.
 //
-//   fleetdyn::Batch batch({fleetdyn::hmmwv_params()}, 1000, fleetdyn::TerrainSpec{}, options);
+//   fleetdyn::Batch batch({fleetdyn::hmmwv_params()}, 1000, fleetdyn::TerrainSpec{}, options);     // strut
+//   fleetdyn::Batch batch({fleetdyn::hmmwv_ce_params()}, 1000, fleetdyn::TerrainSpec{}, options);  // ce
 //   batch.set_initial_conditions({{.speed = 20.0}});
 //   batch.set_maneuvers({maneuver});
 //   batch.step(5000);                      // asynchronous on CUDA: no host synchronization inside
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetdyn/physics/ce_params.h"
 #include "fleetdyn/physics/driveline.h"
 #include "fleetdyn/physics/metrics.h"
 #include "fleetdyn/physics/strut_model.h"
@@ -22,9 +24,11 @@
 
 namespace fleetdyn {
 
+enum class VehicleModel { Strut, Ce };
 enum class BackendKind { Auto, Cpu, Cuda };
 enum class Precision { Fp32, Fp64 };
 
+const char* model_name(VehicleModel m);     // "strut", "ce"
 const char* backend_name(BackendKind b);    // "auto", "cpu", "cuda"
 const char* precision_name(Precision p);    // "fp32", "fp64"
 
@@ -39,7 +43,7 @@ struct TerrainSpec {
 };
 
 struct InitialCondition {
-  double x = 0.0, y = 0.0;  // [m] world position of the body COM's ground point
+  double x = 0.0, y = 0.0;  // [m] world position of the body COM's ground point (ce: the chassis COM)
   double yaw = 0.0;         // [rad] heading
   double speed = 0.0;       // [m/s] forward speed, wheels rolling freely
 };
@@ -55,12 +59,14 @@ using Maneuver = std::vector<ManeuverPoint>;
 struct BatchOptions {
   BackendKind backend = BackendKind::Auto;
   Precision precision = Precision::Fp64;
-  double step = 1.0e-3;       // [s] outer step; strut_default_step() derives it from the stiffest mode
+  double step = 1.0e-3;       // [s] outer step; strut_default_step() / ce_step_analysis() derive
+                              // it from the stiffest mode (HMMWV: strut 1 ms, ce 2 ms)
   int substeps = 1;           // RK4 substeps per step
-  bool requery_contact = true;  // terrain queried at every RK4 stage (false: once per step)
+  bool requery_contact = true;  // terrain queried at every RK4 stage (false: once per step; strut only)
   int cpu_threads = 0;        // CPU backend threads; 0 = all hardware threads
-  // CPU backend: step 4 (fp64) or 8 (fp32) vehicles at once in SIMD lanes (true), or one at a
-  // time through the scalar code the GPU runs (false). Results agree to round-off.
+  // CPU backend, strut: step 4 (fp64) or 8 (fp32) vehicles at once in SIMD lanes (true), or one
+  // at a time through the scalar code the GPU runs (false). Results agree to round-off. The ce
+  // model always runs the scalar code.
   bool cpu_simd = true;
 };
 
@@ -68,28 +74,36 @@ struct BatchOptions {
 struct VehicleSnapshot {
   double time;                        // [s]
   int status;                         // VehicleStatus
-  std::array<double, 3> position;     // [m] body COM, world
+  std::array<double, 3> position;     // [m] body COM, world (ce: the chassis COM)
   std::array<double, 3> euler;        // [rad] roll, pitch, yaw (ZYX)
-  std::array<double, 3> velocity;     // [m/s] world
+  std::array<double, 3> velocity;     // [m/s] of the body COM, world
   std::array<double, 3> omega_body;   // [rad/s]
-  std::array<double, 4> wheel_spin;   // [rad/s]
+  std::array<double, 4> wheel_spin;   // [rad/s] (ce: relative to the upright)
 };
 
 class Batch {
  public:
-  // params: length 1 (shared) or vehicle_count (each finalized; see finalize_vehicle_params).
-  // Throws fleetdyn::Error on bad arguments, or when CUDA is requested but unavailable.
+  // A strut batch. params: length 1 (shared) or vehicle_count (each finalized; see
+  // finalize_vehicle_params). Throws fleetdyn::Error on bad arguments, or when CUDA is
+  // requested but unavailable.
   Batch(std::vector<VehicleParams<double>> params, int vehicle_count, TerrainSpec terrain, BatchOptions options = {});
+  // A ce batch, the same otherwise (params from hmmwv_ce_params() / make_ce_params()).
+  Batch(std::vector<CeParams<double>> params, int vehicle_count, TerrainSpec terrain, BatchOptions options = {});
   ~Batch();
   Batch(Batch&&) noexcept;
   Batch& operator=(Batch&&) noexcept;
 
   int vehicle_count() const;
+  VehicleModel model() const;
+  int state_size() const;            // scalars per vehicle in state(): kStrutStateSize or kCeStateSize
   BackendKind backend() const;       // Cpu or Cuda (never Auto)
   Precision precision() const;
   const std::string& device_name() const;  // e.g. "cpu (2 threads)" or the GPU's name
   const BatchOptions& options() const;
+  // strut: the vehicle's parameters; ce: the tire, driveline and brakes it shares with strut
+  // (CeParams::vehicle).
   const VehicleParams<double>& params(int vehicle) const;
+  const CeParams<double>& ce_params(int vehicle) const;  // ce only; throws for strut
   const TerrainSpec& terrain() const;
 
   // Place every vehicle at rest on the terrain at its initial condition (length 1 or N), reset
@@ -106,12 +120,15 @@ class Batch {
 
   // Read-back (synchronizes).
   std::vector<VehicleSnapshot> snapshots();
-  std::vector<double> state();       // raw state, [kStrutStateSize][N], positions local to each origin
+  std::vector<double> state();       // raw state, [state_size()][N], positions local to each origin
   std::vector<double> origins();     // [2][N]
   std::vector<double> metrics();     // [kMetricCount][N]
   std::vector<int> status();
   double time(int vehicle);
-  // Energy ledger and force diagnostics of one vehicle, evaluated in fp64 from its current state.
+  // Total mechanical energy [J] of one vehicle (kinetic, gravity, springs, tire vertical), in
+  // fp64 from its current state; either model.
+  double mechanical_energy(int vehicle);
+  // strut only (throw for ce): energy ledger and force diagnostics of one vehicle, in fp64.
   EnergyLedger<double> energy(int vehicle);
   StrutDiagnostics<double> diagnostics(int vehicle);
   // Overwrite one vehicle's raw state (same layout as state()), e.g. for tests and resets.

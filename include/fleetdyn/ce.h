@@ -37,6 +37,15 @@ double ce_total_mass(const CeParams<double>& p);
 // found by Newton iteration on the ce accelerations. Throws fleetdyn::Error if it fails.
 std::vector<double> ce_rest_state(const CeParams<double>& p, double speed = 0.0);
 
+// The rest state `rest` (from ce_rest_state) placed on `terrain`: its chassis COM's ground point
+// moved to world (x, y), turned to heading `yaw` [rad] and tilted onto the surface normal there
+// (exact on flat ground and planes, first order on the smooth kinds). Velocities are in chassis
+// axes and carry over. Writes the vehicle's local origin (quantized, batch_origin.h); the
+// returned state's position is relative to it.
+std::vector<double> ce_place_on_terrain(const CeParams<double>& p, const std::vector<double>& rest,
+                                        const TerrainDesc<double>& terrain, double x, double y, double yaw,
+                                        double* origin_x, double* origin_y);
+
 // Stable RK4 step of the ce model from its linearized eigenvalues (at rest and at 15 m/s,
 // brakes off and on), and the default step: the fastest mode resolved (|lambda| dt <= 0.3) and
 // within 75 % of the stability limit, rounded down to 1, 2 or 5 x 10^k s (HMMWV: 2 ms).

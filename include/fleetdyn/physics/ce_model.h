@@ -338,10 +338,18 @@ FLEETDYN_FN CeAccelerations<T> ce_articulated_body(const CeParams<T>& p, const T
 template <class T>
 FLEETDYN_FN T ce_steer_command(const CeParams<T>& p, DriverInput<T> input) { return input.steer * p.steering.max_angle; }
 
-// Time derivative of the ce state. `corners_out`, if given, receives the four corners' bodies.
+// What the batch's metrics need of one derivative evaluation.
+template <class T>
+struct CeDiagnostics {
+  T tire_normal_force[kCorners];  // [N]
+  Vec3<T> chassis_accel;          // [m/s^2] world, acceleration of the chassis centre of mass
+};
+
+// Time derivative of the ce state. `corners_out`, if given, receives the four corners' bodies;
+// `diag`, if given, the tire loads and the chassis COM acceleration.
 template <class T>
 FLEETDYN_FN void ce_derivative(const CeParams<T>& p, const CeEnvironment<T>& env, DriverInput<T> input, const T* s,
-                               T* ds, CeCornerBodies<T>* corners_out = nullptr) {
+                               T* ds, CeCornerBodies<T>* corners_out = nullptr, CeDiagnostics<T>* diag = nullptr) {
   using namespace ce;
   const Quat<T> q = normalized(load_quat(s, kQuat));
   const Mat3<T> rot = rotation_matrix(q);
@@ -375,19 +383,28 @@ FLEETDYN_FN void ce_derivative(const CeParams<T>& p, const CeEnvironment<T>& env
     ds[kDeflLat + i] = corners[i].tire_defl_lat_rate;
   }
   ds[kSteer] = steer_rate;
+  if (diag) {
+    // The state's velocity is in the moving chassis axes: the origin's acceleration adds
+    // omega x v, the COM's the rigid-body terms alpha x r + omega x (omega x r).
+    const Vec3<T> omega = load3(s, kOmega), r = p.chassis_com;
+    const Vec3<T> origin_accel = acc.chassis.lin + cross(omega, load3(s, kVel));
+    diag->chassis_accel = rot * (origin_accel + cross(acc.chassis.ang, r) + cross(omega, cross(omega, r)));
+    for (int i = 0; i < kCorners; ++i) diag->tire_normal_force[i] = corners[i].tire_normal_force;
+  }
 }
 
-// One step of `substeps` classic RK4 steps (the quaternion renormalized after each).
+// One step of `substeps` classic RK4 steps (the quaternion renormalized after each). `diag`, if
+// given, receives the diagnostics of the first stage (the state at step start).
 template <class T>
 FLEETDYN_FN void ce_step(const CeParams<T>& p, const CeEnvironment<T>& env, scalar_of<T> step, int substeps,
-                         DriverInput<T> input, const T* s, T* next) {
+                         DriverInput<T> input, const T* s, T* next, CeDiagnostics<T>* diag = nullptr) {
   using namespace ce;
   input = clamped(input);
   const T h = T(step / scalar_of<T>(substeps));
   T rate[kStateSize], sum[kStateSize], stage[kStateSize];
   for (int j = 0; j < kStateSize; ++j) next[j] = s[j];
   for (int sub = 0; sub < substeps; ++sub) {
-    ce_derivative(p, env, input, next, rate);
+    ce_derivative(p, env, input, next, rate, static_cast<CeCornerBodies<T>*>(nullptr), sub == 0 ? diag : nullptr);
     for (int j = 0; j < kStateSize; ++j) {
       sum[j] = rate[j];
       stage[j] = next[j] + T(0.5) * h * rate[j];

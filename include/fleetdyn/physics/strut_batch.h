@@ -1,66 +1,12 @@
-// The kernel contract of the strut model: a trivially copyable view of a whole batch (pointers
-// and counts, never owning containers) and the routine that advances ONE vehicle by n steps.
-// The CUDA kernel calls strut_run_vehicle once per thread; the CPU backend runs its lane form
-// (host/strut_lanes.h: several vehicles per SIMD instruction) or, with cpu_simd off, this one.
-// The physics is the same source on all of them.
-//
-// Layout: every per-vehicle array is structure-of-arrays, component-major:
-// state[j * vehicle_count + v] is state scalar j of vehicle v, so a warp reads consecutive words.
+// The strut model in the batch's kernel contract (physics/batch_view.h): its traits type, the
+// state sanity check and the metric sample. The CUDA kernel and the CPU backend's scalar path
+// run run_vehicle<StrutModel>; the CPU's SIMD path (host/strut_lanes.h) is its lane form.
 #pragma once
 
-#include "fleetdyn/physics/batch_origin.h"
-#include "fleetdyn/physics/config.h"
-#include "fleetdyn/physics/math.h"
-#include "fleetdyn/physics/metrics.h"
+#include "fleetdyn/physics/batch_view.h"
 #include "fleetdyn/physics/strut_model.h"
 
 namespace fleetdyn {
-
-// Open-loop driver inputs from time tables (piecewise linear in time, held before the first and
-// after the last point). Tables are concatenated; vehicle v uses table vehicle_table[v] (or 0
-// when vehicle_table is null). table_count == 0 means: inputs come from the batch's input arrays.
-template <class T>
-struct ManeuverView {
-  int table_count;
-  const int* table_offset;   // [table_count] first point of each table
-  const int* table_length;   // [table_count]
-  const T* time;             // [s]  all points
-  const T* steer;            // [-1, 1]
-  const T* throttle;         // [0, 1]
-  const T* brake;            // [0, 1]
-  const int* vehicle_table;  // [vehicle_count] or null
-};
-
-template <class T>
-struct StrutBatchView {
-  int vehicle_count;
-  const VehicleParams<T>* params;  // [param_count]; vehicle v uses params[v % param_count]
-  int param_count;
-  TerrainDesc<T> terrain;
-  StrutIntegrator<T> integrator;
-  ManeuverView<T> maneuver;
-  T* state;        // [kStrutStateSize][vehicle_count]
-  T* origin;       // [2][vehicle_count] local origin x, y [m]: multiples of kOriginQuantum (batch_origin.h)
-  int* step_count; // [vehicle_count] steps taken; the vehicle's time is step_count * step
-  int* status;     // [vehicle_count] VehicleStatus
-  T* inputs;       // [3][vehicle_count] steer, throttle, brake (used when no maneuver tables)
-  T* metrics;      // [kMetricCount][vehicle_count]
-};
-
-template <class T>
-FLEETDYN_FN DriverInput<T> maneuver_input(const ManeuverView<T>& m, int vehicle, T t) {
-  const int table = m.vehicle_table ? m.vehicle_table[vehicle] : 0;
-  const int first = m.table_offset[table];
-  const int count = m.table_length[table];
-  int hi = first;
-  while (hi < first + count && m.time[hi] < t) ++hi;
-  if (hi == first) return {m.steer[first], m.throttle[first], m.brake[first]};
-  if (hi == first + count) return {m.steer[hi - 1], m.throttle[hi - 1], m.brake[hi - 1]};
-  const int lo = hi - 1;
-  const T w = (t - m.time[lo]) / (m.time[hi] - m.time[lo]);
-  return {m.steer[lo] + w * (m.steer[hi] - m.steer[lo]), m.throttle[lo] + w * (m.throttle[hi] - m.throttle[lo]),
-          m.brake[lo] + w * (m.brake[hi] - m.brake[lo])};
-}
 
 // A state is sane when finite and inside generous physical bounds; anything else is a blow-up.
 template <class T>
@@ -75,76 +21,38 @@ FLEETDYN_FN bool strut_state_is_sane(const T* s) {
   return true;
 }
 
-// Roll and pitch relative to the ground under the body: the tilt of the body's y (x) axis out
-// of the local surface plane. Unlike Euler angles this is meaningful in any attitude (on the
-// loop's wall, upside down at its top) and measures what rolls a vehicle over on a bank.
+// The metrics' view of a strut vehicle: its state at step start and that step's diagnostics.
 template <class T>
-FLEETDYN_FN Vec3<T> ground_relative_roll_pitch(const Mat3<T>& rot, Vec3<T> ground_normal) {
-  return {asin(clamp(dot(rot.col(1), ground_normal), T(-1), T(1))),
-          asin(clamp(-dot(rot.col(0), ground_normal), T(-1), T(1))), T(0)};
-}
-
-template <class T>
-FLEETDYN_FN void update_metrics(T* m, const TerrainDesc<T>& terrain, T origin_x, T origin_y, const T* s,
-                                const StrutDiagnostics<T>& diag, T t, T dt) {
+FLEETDYN_FN MetricSample<T> strut_metric_sample(const T* s, const StrutDiagnostics<T>& diag) {
   using namespace strut;
-  const Mat3<T> rot = rotation_matrix(load_quat(s, kQuat));
-  const Vec3<T> ground_normal = terrain_query(terrain, load3(s, kPos), origin_x, origin_y).normal;
-  const Vec3<T> tilt = ground_relative_roll_pitch(rot, ground_normal);
-  const Vec3<T> omega_body = load3(s, kOmega);
-  const Vec3<T> accel_body = mul_transpose(rot, diag.chassis_accel);
-  const auto raise = [](T& slot, T value) { if (value > slot) slot = value; };
-  raise(m[metric::max_abs_roll], fabs(tilt.x));
-  raise(m[metric::max_abs_pitch], fabs(tilt.y));
-  raise(m[metric::max_abs_roll_rate], fabs(omega_body.x));
-  raise(m[metric::max_abs_lat_accel], fabs(accel_body.y));
-  const bool off[kCorners] = {diag.tire_normal_force[0] <= T(0), diag.tire_normal_force[1] <= T(0),
-                              diag.tire_normal_force[2] <= T(0), diag.tire_normal_force[3] <= T(0)};
-  if (off[0] || off[1] || off[2] || off[3]) {
-    m[metric::wheel_liftoff_time] += dt;
-    if (m[metric::first_liftoff_time] < T(0)) m[metric::first_liftoff_time] = t;
-  }
-  if ((off[0] && off[2]) || (off[1] && off[3])) m[metric::two_wheel_liftoff_time] += dt;
+  MetricSample<T> x;
+  x.com = load3(s, kPos);  // strut's position is the body COM
+  x.rot = rotation_matrix(load_quat(s, kQuat));
+  x.omega_body = load3(s, kOmega);
+  x.accel = diag.chassis_accel;
+  for (int i = 0; i < kCorners; ++i) x.tire_normal_force[i] = diag.tire_normal_force[i];
+  return x;
 }
 
-// Advance vehicle v by `steps` outer steps. A vehicle whose state stops being sane is restored
-// to its last sane state, flagged kStatusDiverged and no longer stepped; the others go on.
-template <class T>
-FLEETDYN_FN void strut_run_vehicle(const StrutBatchView<T>& b, int v, int steps) {
-  const int n = b.vehicle_count;
-  if (b.status[v] != kStatusRunning) return;
-  const VehicleParams<T>& p = b.params[v % b.param_count];
-  T s[kStrutStateSize], next[kStrutStateSize], m[kMetricCount];
-  for (int j = 0; j < kStrutStateSize; ++j) s[j] = b.state[j * n + v];
-  for (int j = 0; j < kMetricCount; ++j) m[j] = b.metrics[j * n + v];
-  T origin_x = b.origin[v], origin_y = b.origin[n + v];
-  int count = b.step_count[v];
-  int status = kStatusRunning;
-  const T dt = b.integrator.step;
-  for (int k = 0; k < steps; ++k) {
-    const T t = T(count) * dt;
-    const DriverInput<T> input = b.maneuver.table_count > 0
-                                     ? maneuver_input(b.maneuver, v, t)
-                                     : DriverInput<T>{b.inputs[v], b.inputs[n + v], b.inputs[2 * n + v]};
+struct StrutModel {
+  template <class T>
+  using Params = VehicleParams<T>;
+  static constexpr int kStateSize = kStrutStateSize;
+  static constexpr int kPosIndex = strut::kPos;
+
+  template <class T>
+  static FLEETDYN_FN void step(const VehicleParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
+                               const IntegratorSettings<T>& integ, DriverInput<T> input, const T* s, T* next,
+                               MetricSample<T>* sample) {
     StrutDiagnostics<T> diag;
-    strut_step(p, b.terrain, origin_x, origin_y, b.integrator, input, s, next, &diag);
-    if (!strut_state_is_sane(next)) {  // keep s, the last sane state
-      status = kStatusDiverged;
-      m[metric::diverged_time] = t;
-      break;
-    }
-    update_metrics(m, b.terrain, origin_x, origin_y, s, diag, t, dt);
-    for (int j = 0; j < kStrutStateSize; ++j) s[j] = next[j];
-    ++count;
-    rebase_coordinate(s[strut::kPos], origin_x);
-    rebase_coordinate(s[strut::kPos + 1], origin_y);
+    strut_step(p, terrain, origin_x, origin_y, integ, input, s, next, &diag);
+    *sample = strut_metric_sample(s, diag);
   }
-  for (int j = 0; j < kStrutStateSize; ++j) b.state[j * n + v] = s[j];
-  for (int j = 0; j < kMetricCount; ++j) b.metrics[j * n + v] = m[j];
-  b.origin[v] = origin_x;
-  b.origin[n + v] = origin_y;
-  b.step_count[v] = count;
-  b.status[v] = status;
-}
+  template <class T>
+  static FLEETDYN_FN bool state_is_sane(const T* s) { return strut_state_is_sane(s); }
+};
+
+template <class T>
+using StrutBatchView = BatchView<StrutModel, T>;
 
 }  // namespace fleetdyn

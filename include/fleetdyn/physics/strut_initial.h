@@ -16,20 +16,10 @@ FLEETDYN_FN void strut_initial_state(const VehicleParams<T>& p, const TerrainDes
   *origin_x = T(origin_quantize(x));
   *origin_y = T(origin_quantize(y));
   const T local_x = T(x - double(*origin_x)), local_y = T(y - double(*origin_y));
-  // Ground under the vehicle: height from the signed distance at z = 0 (exact for flat and
-  // plane, first order for the smooth kinds), normal there.
-  const TerrainContact<T> ground = terrain_query(terrain, Vec3<T>{local_x, local_y, T(0)}, *origin_x, *origin_y);
-  const T ground_z = -ground.distance / ground.normal.z;
-  // Attitude: heading about world z, then the tilt that takes world z onto the surface normal.
-  const Vec3<T> up{T(0), T(0), T(1)};
-  const Vec3<T> tilt_axis = cross(up, ground.normal);
-  const T tilt_sin = norm(tilt_axis);
-  const Quat<T> tilt = tilt_sin > T(1e-9)
-                           ? quat_from_axis_angle(tilt_axis * (T(1) / tilt_sin), atan2(tilt_sin, ground.normal.z))
-                           : quat_identity<T>();
-  const Quat<T> q = normalized(tilt * quat_from_axis_angle(up, yaw));
+  const GroundPlacement<T> ground = ground_placement(terrain, local_x, local_y, *origin_x, *origin_y, yaw);
+  const Quat<T> q = ground.attitude;
   const Mat3<T> rot = rotation_matrix(q);
-  const Vec3<T> com = Vec3<T>{local_x, local_y, ground_z} + p.cg_height * ground.normal;
+  const Vec3<T> com = ground.point + p.cg_height * ground.normal;
   store3(s, kPos, com);
   store_quat(s, kQuat, q);
   store3(s, kVel, speed * rot.col(0));

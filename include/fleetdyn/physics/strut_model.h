@@ -30,6 +30,7 @@
 
 #include "fleetdyn/physics/config.h"
 #include "fleetdyn/physics/driveline.h"
+#include "fleetdyn/physics/integrator.h"
 #include "fleetdyn/physics/math.h"
 #include "fleetdyn/physics/terrain.h"
 #include "fleetdyn/physics/tire_tmeasy.h"
@@ -310,14 +311,6 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
   if (diag) diag->chassis_accel = chassis_accel;
 }
 
-// Integration settings of the strut model.
-template <class T>
-struct StrutIntegrator {
-  T step;                  // [s] outer step (one call of strut_step), same for every vehicle
-  int substeps;            // RK4 substeps per outer step
-  bool requery_contact;    // true: terrain queried at every RK4 stage (default); false: once per step
-};
-
 // One outer step from `s` into `next` (which may not alias `s`): `substeps` classic RK4 steps
 // of the strut ODE, the quaternion renormalized after each. `diag`, if given, receives the
 // diagnostics of the first stage (the state at step start). Low-storage form: the stage
@@ -325,7 +318,7 @@ struct StrutIntegrator {
 // (state, next, stage, derivative) plus the accumulator, which keeps GPU registers in reach.
 template <class T>
 FLEETDYN_FN void strut_step(const VehicleParams<T>& p, const TerrainDesc<scalar_of<T>>& terrain, T origin_x,
-                            T origin_y, const StrutIntegrator<scalar_of<T>>& integ, DriverInput<T> input,
+                            T origin_y, const IntegratorSettings<scalar_of<T>>& integ, DriverInput<T> input,
                             const T* s, T* next, StrutDiagnostics<T>* diag) {
   using namespace strut;
   input = clamped(input);

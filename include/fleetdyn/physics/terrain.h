@@ -206,4 +206,28 @@ FLEETDYN_FN TerrainDesc<T> default_terrain_desc() {
   return t;
 }
 
+// Where a vehicle placed at local (x, y) stands: the ground point below (height from the signed
+// distance at z = 0: exact for flat and plane, first order for the smooth kinds), the surface
+// normal there, and the attitude heading `yaw` about world z and then tilted onto the normal.
+template <class T>
+struct GroundPlacement {
+  Vec3<T> point;
+  Vec3<T> normal;
+  Quat<T> attitude;
+};
+
+template <class T>
+FLEETDYN_FN GroundPlacement<T> ground_placement(const TerrainDesc<T>& terrain, T local_x, T local_y, T origin_x,
+                                                T origin_y, T yaw) {
+  const TerrainContact<T> ground = terrain_query(terrain, Vec3<T>{local_x, local_y, T(0)}, origin_x, origin_y);
+  const Vec3<T> up{T(0), T(0), T(1)};
+  const Vec3<T> tilt_axis = cross(up, ground.normal);
+  const T tilt_sin = norm(tilt_axis);
+  const Quat<T> tilt = tilt_sin > T(1e-9)
+                           ? quat_from_axis_angle(tilt_axis * (T(1) / tilt_sin), atan2(tilt_sin, ground.normal.z))
+                           : quat_identity<T>();
+  return {Vec3<T>{local_x, local_y, -ground.distance / ground.normal.z}, ground.normal,
+          normalized(tilt * quat_from_axis_angle(up, yaw))};
+}
+
 }  // namespace fleetdyn

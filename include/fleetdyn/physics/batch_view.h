@@ -1,0 +1,166 @@
+// The kernel contract shared by every model: a trivially copyable view of a whole batch
+// (pointers and counts, never owning containers) and the routine that advances ONE vehicle by n
+// steps. The CUDA kernel calls run_vehicle once per thread; the CPU backend calls it per vehicle
+// (or, for strut, its SIMD lane form in host/strut_lanes.h). The physics is the same source.
+//
+// A model is a traits type (physics/strut_batch.h: StrutModel, physics/ce_batch.h: CeModel):
+//   template <class T> using Params = ...;                  its parameter struct
+//   static constexpr int kStateSize, kPosIndex;            state size, index of the world position
+//   template <class T> static void step(params, terrain, origin_x, origin_y, integrator, input,
+//                                       s, next, MetricSample<T>* sample);  one outer step
+//   template <class T> static bool state_is_sane(const T* s);
+//
+// Layout: every per-vehicle array is structure-of-arrays, component-major:
+// state[j * vehicle_count + v] is state scalar j of vehicle v, so a warp reads consecutive words.
+#pragma once
+
+#include "fleetdyn/physics/batch_origin.h"
+#include "fleetdyn/physics/config.h"
+#include "fleetdyn/physics/driveline.h"
+#include "fleetdyn/physics/integrator.h"
+#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/metrics.h"
+#include "fleetdyn/physics/terrain.h"
+#include "fleetdyn/physics/vehicle_params.h"
+
+namespace fleetdyn {
+
+// Open-loop driver inputs from time tables (piecewise linear in time, held before the first and
+// after the last point). Tables are concatenated; vehicle v uses table vehicle_table[v] (or 0
+// when vehicle_table is null). table_count == 0 means: inputs come from the batch's input arrays.
+template <class T>
+struct ManeuverView {
+  int table_count;
+  const int* table_offset;   // [table_count] first point of each table
+  const int* table_length;   // [table_count]
+  const T* time;             // [s]  all points
+  const T* steer;            // [-1, 1]
+  const T* throttle;         // [0, 1]
+  const T* brake;            // [0, 1]
+  const int* vehicle_table;  // [vehicle_count] or null
+};
+
+template <class T>
+FLEETDYN_FN DriverInput<T> maneuver_input(const ManeuverView<T>& m, int vehicle, T t) {
+  const int table = m.vehicle_table ? m.vehicle_table[vehicle] : 0;
+  const int first = m.table_offset[table];
+  const int count = m.table_length[table];
+  int hi = first;
+  while (hi < first + count && m.time[hi] < t) ++hi;
+  if (hi == first) return {m.steer[first], m.throttle[first], m.brake[first]};
+  if (hi == first + count) return {m.steer[hi - 1], m.throttle[hi - 1], m.brake[hi - 1]};
+  const int lo = hi - 1;
+  const T w = (t - m.time[lo]) / (m.time[hi] - m.time[lo]);
+  return {m.steer[lo] + w * (m.steer[hi] - m.steer[lo]), m.throttle[lo] + w * (m.throttle[hi] - m.throttle[lo]),
+          m.brake[lo] + w * (m.brake[hi] - m.brake[lo])};
+}
+
+template <class Model, class T>
+struct BatchView {
+  using Params = typename Model::template Params<T>;
+  int vehicle_count;
+  const Params* params;  // [param_count]; vehicle v uses params[v % param_count]
+  int param_count;
+  TerrainDesc<T> terrain;
+  IntegratorSettings<T> integrator;
+  ManeuverView<T> maneuver;
+  T* state;        // [Model::kStateSize][vehicle_count]
+  T* origin;       // [2][vehicle_count] local origin x, y [m]: multiples of kOriginQuantum (batch_origin.h)
+  int* step_count; // [vehicle_count] steps taken; the vehicle's time is step_count * step
+  int* status;     // [vehicle_count] VehicleStatus
+  T* inputs;       // [3][vehicle_count] steer, throttle, brake (used when no maneuver tables)
+  T* metrics;      // [kMetricCount][vehicle_count]
+};
+
+// What the metrics read of one vehicle at the start of a step, whatever the model.
+template <class T>
+struct MetricSample {
+  Vec3<T> com;                    // [m] body centre of mass, world, relative to the local origin
+  Mat3<T> rot;                    // body -> world
+  Vec3<T> omega_body;             // [rad/s] body axes
+  Vec3<T> accel;                  // [m/s^2] body COM acceleration, world
+  T tire_normal_force[kCorners];  // [N]
+};
+
+// Roll and pitch relative to the ground under the body: the tilt of the body's y (x) axis out
+// of the local surface plane. Unlike Euler angles this is meaningful in any attitude (on the
+// loop's wall, upside down at its top) and measures what rolls a vehicle over on a bank.
+template <class T>
+FLEETDYN_FN Vec3<T> ground_relative_roll_pitch(const Mat3<T>& rot, Vec3<T> ground_normal) {
+  return {asin(clamp(dot(rot.col(1), ground_normal), T(-1), T(1))),
+          asin(clamp(-dot(rot.col(0), ground_normal), T(-1), T(1))), T(0)};
+}
+
+template <class T>
+FLEETDYN_FN void update_metrics(T* m, const TerrainDesc<T>& terrain, T origin_x, T origin_y, const MetricSample<T>& x,
+                                T t, T dt) {
+  const Vec3<T> ground_normal = terrain_query(terrain, x.com, origin_x, origin_y).normal;
+  const Vec3<T> tilt = ground_relative_roll_pitch(x.rot, ground_normal);
+  const Vec3<T> accel_body = mul_transpose(x.rot, x.accel);
+  const auto raise = [](T& slot, T value) { if (value > slot) slot = value; };
+  raise(m[metric::max_abs_roll], fabs(tilt.x));
+  raise(m[metric::max_abs_pitch], fabs(tilt.y));
+  raise(m[metric::max_abs_roll_rate], fabs(x.omega_body.x));
+  raise(m[metric::max_abs_lat_accel], fabs(accel_body.y));
+  const bool off[kCorners] = {x.tire_normal_force[0] <= T(0), x.tire_normal_force[1] <= T(0),
+                              x.tire_normal_force[2] <= T(0), x.tire_normal_force[3] <= T(0)};
+  if (off[0] || off[1] || off[2] || off[3]) {
+    m[metric::wheel_liftoff_time] += dt;
+    if (m[metric::first_liftoff_time] < T(0)) m[metric::first_liftoff_time] = t;
+  }
+  if ((off[0] && off[2]) || (off[1] && off[3])) m[metric::two_wheel_liftoff_time] += dt;
+}
+
+// The inputs of vehicle v at time t: its maneuver table, or the batch's input arrays.
+template <class Model, class T>
+FLEETDYN_FN DriverInput<T> batch_input(const BatchView<Model, T>& b, int v, T t) {
+  const int n = b.vehicle_count;
+  return b.maneuver.table_count > 0 ? maneuver_input(b.maneuver, v, t)
+                                    : DriverInput<T>{b.inputs[v], b.inputs[n + v], b.inputs[2 * n + v]};
+}
+
+// Advance vehicle v by `steps` outer steps. A vehicle whose state stops being sane is restored
+// to its last sane state, flagged kStatusDiverged and no longer stepped; the others go on.
+// `params` is the vehicle's parameter set (the CUDA kernel may pass a local copy).
+template <class Model, class T>
+FLEETDYN_FN void run_vehicle(const BatchView<Model, T>& b, const typename Model::template Params<T>& params, int v,
+                             int steps) {
+  constexpr int kSize = Model::kStateSize;
+  const int n = b.vehicle_count;
+  if (b.status[v] != kStatusRunning) return;
+  T s[kSize], next[kSize], m[kMetricCount];
+  for (int j = 0; j < kSize; ++j) s[j] = b.state[j * n + v];
+  for (int j = 0; j < kMetricCount; ++j) m[j] = b.metrics[j * n + v];
+  T origin_x = b.origin[v], origin_y = b.origin[n + v];
+  int count = b.step_count[v];
+  int status = kStatusRunning;
+  const T dt = b.integrator.step;
+  for (int k = 0; k < steps; ++k) {
+    const T t = T(count) * dt;
+    MetricSample<T> sample;
+    Model::step(params, b.terrain, origin_x, origin_y, b.integrator, batch_input(b, v, t), s, next, &sample);
+    if (!Model::state_is_sane(next)) {  // keep s, the last sane state
+      status = kStatusDiverged;
+      m[metric::diverged_time] = t;
+      break;
+    }
+    update_metrics(m, b.terrain, origin_x, origin_y, sample, t, dt);
+    for (int j = 0; j < kSize; ++j) s[j] = next[j];
+    ++count;
+    rebase_coordinate(s[Model::kPosIndex], origin_x);
+    rebase_coordinate(s[Model::kPosIndex + 1], origin_y);
+  }
+  for (int j = 0; j < kSize; ++j) b.state[j * n + v] = s[j];
+  for (int j = 0; j < kMetricCount; ++j) b.metrics[j * n + v] = m[j];
+  b.origin[v] = origin_x;
+  b.origin[n + v] = origin_y;
+  b.step_count[v] = count;
+  b.status[v] = status;
+}
+
+template <class Model, class T>
+FLEETDYN_FN void run_vehicle(const BatchView<Model, T>& b, int v, int steps) {
+  run_vehicle(b, b.params[v % b.param_count], v, steps);
+}
+
+}  // namespace fleetdyn

@@ -1,0 +1,366 @@
+// The ce model behind the batch API (issue 3 section 2 "CPU and CUDA backends from the same
+// physics source", reference 8): the batch steps exactly what ce_step steps; vehicles are
+// independent; placement on terrain; metrics against quantities measured from the trajectory;
+// divergence isolation; fp32 against fp64 over 120 m; CUDA against the CPU when a device exists.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "fleetdyn/ce.h"
+#include "fleetdyn/error.h"
+#include "fleetdyn/physics/ce_batch.h"
+#include "tests/strut_test_util.h"
+
+namespace fleetdyn {
+namespace {
+
+constexpr double kStep = 2.0e-3;  // the ce model's default step for the HMMWV (ce_step_analysis)
+
+BatchOptions ce_options(Precision precision = Precision::Fp64) {
+  BatchOptions o = test::cpu_options(precision);
+  o.step = kStep;
+  return o;
+}
+
+// 6 s: accelerate, step steer left, reverse to the right, brake.
+Maneuver ce_maneuver() {
+  return {{0.0, 0.0, 0.4, 0.0}, {1.0, 0.0, 0.4, 0.0}, {1.3, 0.4, 0.3, 0.0}, {3.0, 0.4, 0.3, 0.0},
+          {3.5, -0.4, 0.3, 0.0}, {4.5, -0.4, 0.0, 0.0}, {5.0, 0.0, 0.0, 0.5}, {6.0, 0.0, 0.0, 0.5}};
+}
+
+// Vehicles that differ in chassis mass, spring rates and tire friction.
+std::vector<CeParams<double>> varied_ce_params(int count) {
+  std::vector<CeParams<double>> params;
+  for (int v = 0; v < count; ++v) {
+    CeParams<double> p = hmmwv_ce_params();
+    const double u = count > 1 ? static_cast<double>(v) / (count - 1) : 0.0;
+    p.chassis_mass *= 0.9 + 0.2 * u;
+    p.axle[0].spring_rate *= 0.8 + 0.4 * std::fmod(7.0 * u, 1.0);
+    p.axle[1].spring_rate *= 0.8 + 0.4 * std::fmod(13.0 * u, 1.0);
+    p.vehicle.tire.mu *= 0.7 + 0.4 * std::fmod(3.0 * u, 1.0);
+    params.push_back(p);
+  }
+  return params;
+}
+
+double distance(const std::array<double, 3>& a, const std::array<double, 3>& b) {
+  return std::sqrt(sq(a[0] - b[0]) + sq(a[1] - b[1]) + sq(a[2] - b[2]));
+}
+
+// The batch is a launcher: one vehicle stepped by the batch equals ce_step called in a loop on
+// the same initial state with the same table inputs, over 6 s and ~100 m (so the local origin
+// moves too), to round-off.
+TEST(CeBatch, StepsExactlyWhatCeStepSteps) {
+  const CeParams<double> p = hmmwv_ce_params();
+  Batch batch({p}, 1, TerrainSpec{}, ce_options());
+  ASSERT_EQ(batch.model(), VehicleModel::Ce);
+  ASSERT_EQ(batch.state_size(), kCeStateSize);
+  InitialCondition ic;
+  ic.speed = 20.0;
+  batch.set_initial_conditions({ic});
+  batch.set_maneuvers({ce_maneuver()});
+  std::vector<double> s = test::vehicle_state(batch, 0);
+  const std::vector<double> origin0 = batch.origins();
+  double ox = origin0[0], oy = origin0[1];
+  const int steps = 3000;
+  batch.step(steps);
+
+  const TerrainDesc<double> flat = default_terrain_desc<double>();
+  const Maneuver table = ce_maneuver();
+  std::vector<double> next(kCeStateSize);
+  for (int k = 0; k < steps; ++k) {
+    const double t = k * kStep;
+    // The table's linear interpolation, written out independently of maneuver_input.
+    size_t hi = 0;
+    while (hi < table.size() && table[hi].time < t) ++hi;
+    DriverInput<double> in;
+    if (hi == 0) {
+      in = {table[0].steer, table[0].throttle, table[0].brake};
+    } else if (hi == table.size()) {
+      in = {table.back().steer, table.back().throttle, table.back().brake};
+    } else {
+      const ManeuverPoint& a = table[hi - 1];
+      const ManeuverPoint& b = table[hi];
+      const double w = (t - a.time) / (b.time - a.time);
+      in = {a.steer + w * (b.steer - a.steer), a.throttle + w * (b.throttle - a.throttle),
+            a.brake + w * (b.brake - a.brake)};
+    }
+    ce_step(p, CeEnvironment<double>{&flat, ox, oy}, kStep, 1, in, s.data(), next.data());
+    s = next;
+    rebase_coordinate(s[ce::kPos], ox);
+    rebase_coordinate(s[ce::kPos + 1], oy);
+  }
+  const std::vector<double> b = test::vehicle_state(batch, 0);
+  const std::vector<double> origin = batch.origins();
+  EXPECT_EQ(origin[0], ox);
+  EXPECT_EQ(origin[1], oy);
+  EXPECT_GT(ox, 60.0);  // it travelled past at least one origin quantum
+  double worst = 0.0;
+  for (int j = 0; j < kCeStateSize; ++j) worst = std::max(worst, std::fabs(b[j] - s[j]) / std::max(1.0, std::fabs(s[j])));
+  RecordProperty("batch_vs_direct_worst_relative", std::to_string(worst));
+  EXPECT_LT(worst, 1e-12);
+  EXPECT_NEAR(batch.time(0), steps * kStep, 1e-12);
+}
+
+// Placement: on flat ground anywhere and at any heading the placed vehicle is the rest state
+// moved rigidly (accelerations still zero, chassis COM over the requested point, heading as
+// asked); on a banked plane the chassis COM sits at the rest state's height along the normal
+// from the requested ground point, rolled with the surface.
+TEST(CeBatch, PlacesVehiclesOnTheTerrainAtRest) {
+  const CeParams<double> p = hmmwv_ce_params();
+  const std::vector<double> rest = ce_rest_state(p);
+  const double rest_com_height = (load3(rest.data(), ce::kPos) +
+                                  rotation_matrix(load_quat(rest.data(), ce::kQuat)) * p.chassis_com).z;
+  {
+    Batch batch({p}, 1, TerrainSpec{}, ce_options());
+    batch.set_initial_conditions({{1234.5, -321.0, 2.0, 0.0}});
+    const VehicleSnapshot snap = batch.snapshots()[0];
+    EXPECT_NEAR(snap.position[0], 1234.5, 1e-9);
+    EXPECT_NEAR(snap.position[1], -321.0, 1e-9);
+    EXPECT_NEAR(snap.position[2], rest_com_height, 1e-9);
+    EXPECT_NEAR(snap.euler[2], 2.0, 1e-3);  // yaw, up to the rest state's small pitch and roll
+    const std::vector<double> s = test::vehicle_state(batch, 0);
+    const std::vector<double> o = batch.origins();
+    const TerrainDesc<double> flat = default_terrain_desc<double>();
+    double ds[kCeStateSize];
+    ce_derivative(p, CeEnvironment<double>{&flat, o[0], o[1]}, DriverInput<double>{0, 0, 0}, s.data(), ds);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(ds[ce::kVel + k], 0.0, 1e-6);
+      EXPECT_NEAR(ds[ce::kOmega + k], 0.0, 1e-6);
+    }
+    for (int i = 0; i < kCorners; ++i) EXPECT_NEAR(ds[ce::kLcaRate + i], 0.0, 1e-6);
+  }
+  {
+    TerrainSpec bank = test::terrain_of(TerrainKind::Plane);
+    bank.desc.bank = 0.1;
+    bank.desc.base_height = 2.0;
+    Batch batch({p}, 1, bank, ce_options());
+    batch.set_initial_conditions({{5.0, 3.0, 0.0, 0.0}});
+    const VehicleSnapshot snap = batch.snapshots()[0];
+    // The plane rises along +y by tan(bank) from base_height at y = 0: its normal is
+    // (0, -sin(bank), cos(bank)), the ground point (5, 3, base + 3 tan(bank)).
+    const double b = bank.desc.bank;
+    EXPECT_NEAR(snap.position[0], 5.0, 1e-9);
+    EXPECT_NEAR(snap.position[1], 3.0 - rest_com_height * std::sin(b), 1e-9);
+    EXPECT_NEAR(snap.position[2], bank.desc.base_height + 3.0 * std::tan(b) + rest_com_height * std::cos(b), 1e-9);
+    EXPECT_NEAR(snap.euler[0], b, 2e-3);  // left side up, as the surface
+  }
+}
+
+// A vehicle's result does not depend on the batch around it, nor on the thread count: bitwise.
+TEST(CeBatch, VehicleResultIndependentOfBatchAndThreads) {
+  const int n = 9;
+  const std::vector<CeParams<double>> params = varied_ce_params(n);
+  std::vector<InitialCondition> ics(n);
+  for (int v = 0; v < n; ++v) ics[v].speed = 8.0 + v;
+  const int probe = 5;
+  BatchOptions options = ce_options();
+  Batch alone({params[probe]}, 1, TerrainSpec{}, options);
+  Batch crowd(params, n, TerrainSpec{}, options);
+  options.cpu_threads = 1;
+  Batch serial(params, n, TerrainSpec{}, options);
+  alone.set_initial_conditions({ics[probe]});
+  crowd.set_initial_conditions(ics);
+  serial.set_initial_conditions(ics);
+  for (Batch* b : {&alone, &crowd, &serial}) {
+    b->set_maneuvers({ce_maneuver()});
+    b->step(400);
+  }
+  const std::vector<double> a = test::vehicle_state(alone, 0);
+  const std::vector<double> c = test::vehicle_state(crowd, probe);
+  const std::vector<double> s = test::vehicle_state(serial, probe);
+  EXPECT_EQ(std::memcmp(a.data(), c.data(), a.size() * sizeof(double)), 0);
+  EXPECT_EQ(std::memcmp(a.data(), s.data(), a.size() * sizeof(double)), 0);
+  const std::vector<double> ma = alone.metrics(), mc = crowd.metrics();
+  for (int m = 0; m < kMetricCount; ++m) EXPECT_EQ(ma[m], mc[static_cast<size_t>(m) * n + probe]) << "metric " << m;
+}
+
+// The metrics are what the trajectory shows: stepping one step at a time, the largest |roll
+// rate| read from the state, and the largest |lateral acceleration| of the chassis COM taken
+// by central differences of its world velocity (rotated into chassis axes), equal the batch's
+// metrics (the first exactly, the second to the difference quotient's error).
+TEST(CeBatch, MetricsMatchTheTrajectory) {
+  Batch batch({hmmwv_ce_params()}, 1, TerrainSpec{}, ce_options());
+  InitialCondition ic;
+  ic.speed = 15.0;
+  batch.set_initial_conditions({ic});
+  batch.set_maneuvers({ce_maneuver()});
+  const int steps = 2000;
+  std::vector<VehicleSnapshot> snaps{batch.snapshots()[0]};
+  for (int k = 0; k < steps; ++k) {
+    batch.step(1);
+    snaps.push_back(batch.snapshots()[0]);
+  }
+  double roll_rate = 0.0, lat_accel = 0.0;
+  for (int k = 0; k < steps; ++k) roll_rate = std::max(roll_rate, std::fabs(snaps[k].omega_body[0]));
+  for (int k = 1; k < steps; ++k) {
+    const Vec3<double> accel{(snaps[k + 1].velocity[0] - snaps[k - 1].velocity[0]) / (2 * kStep),
+                             (snaps[k + 1].velocity[1] - snaps[k - 1].velocity[1]) / (2 * kStep),
+                             (snaps[k + 1].velocity[2] - snaps[k - 1].velocity[2]) / (2 * kStep)};
+    const Quat<double> q = quat_from_euler_zyx(snaps[k].euler[0], snaps[k].euler[1], snaps[k].euler[2]);
+    lat_accel = std::max(lat_accel, std::fabs(mul_transpose(rotation_matrix(q), accel).y));
+  }
+  const std::vector<double> m = batch.metrics();
+  RecordProperty("max_lat_accel", std::to_string(m[metric::max_abs_lat_accel]));
+  EXPECT_GT(lat_accel, 3.0);  // a real turn
+  EXPECT_DOUBLE_EQ(m[metric::max_abs_roll_rate], roll_rate);
+  EXPECT_NEAR(m[metric::max_abs_lat_accel], lat_accel, 0.02 * lat_accel);
+  EXPECT_EQ(m[metric::wheel_liftoff_time], 0.0);
+  EXPECT_EQ(m[metric::first_liftoff_time], -1.0);
+  EXPECT_EQ(m[metric::diverged_time], -1.0);
+}
+
+// Lift-off: a vehicle dropped from 0.5 m has all four wheels off the ground from the first step
+// until touchdown, so its one-wheel and two-wheel lift-off times are equal and last about as
+// long as a free fall through the gap the drooping suspension leaves (the wheels do not touch
+// down together: the chassis pitches as it falls, so both wheels of a side stay off a little
+// less long than the first wheel).
+TEST(CeBatch, LiftOffTimesOfADrop) {
+  Batch batch({hmmwv_ce_params()}, 1, TerrainSpec{}, ce_options());
+  std::vector<double> s = test::vehicle_state(batch, 0);
+  s[ce::kPos + 2] += 0.5;
+  batch.set_vehicle_state(0, s);
+  batch.step(1000);
+  const std::vector<double> m = batch.metrics();
+  EXPECT_EQ(m[metric::first_liftoff_time], 0.0);
+  EXPECT_GT(m[metric::wheel_liftoff_time], 0.1);
+  EXPECT_LT(m[metric::wheel_liftoff_time], std::sqrt(2.0 * 0.5 / 9.81) + kStep);
+  EXPECT_LE(m[metric::two_wheel_liftoff_time], m[metric::wheel_liftoff_time]);
+  EXPECT_GT(m[metric::two_wheel_liftoff_time], 0.8 * m[metric::wheel_liftoff_time]);
+}
+
+// A vehicle that blows up is flagged, frozen at its last sane state, and the others go on
+// exactly as without it. A tire of 1e9 N/m makes the wheel hop mode far beyond RK4's stability
+// limit at 2 ms.
+CeParams<double> unstable_ce_params() {
+  CeParams<double> p = hmmwv_ce_params();
+  p.vehicle.tire.vertical_stiffness = 1.0e9;
+  return p;
+}
+
+TEST(CeBatch, DivergingVehicleIsIsolated) {
+  const CeParams<double> unstable = unstable_ce_params();
+  ASSERT_LT(ce_step_analysis(unstable).rk4_stable_step, kStep);
+  const CeParams<double> good = hmmwv_ce_params();
+  Batch mixed({good, unstable, good}, 3, TerrainSpec{}, ce_options());
+  Batch clean({good}, 3, TerrainSpec{}, ce_options());
+  for (Batch* b : {&mixed, &clean}) {
+    b->set_initial_conditions({{0.0, 0.0, 0.0, 10.0}});
+    b->set_maneuvers({ce_maneuver()});
+    b->step(1500);
+  }
+  const std::vector<int> status = mixed.status();
+  EXPECT_EQ(status[0], kStatusRunning);
+  EXPECT_EQ(status[1], kStatusDiverged);
+  EXPECT_EQ(status[2], kStatusRunning);
+  EXPECT_GE(mixed.metrics()[static_cast<size_t>(metric::diverged_time) * 3 + 1], 0.0);
+  const std::vector<double> frozen = test::vehicle_state(mixed, 1);
+  for (double x : frozen) EXPECT_TRUE(std::isfinite(x));
+  mixed.step(50);
+  EXPECT_EQ(test::vehicle_state(mixed, 1), frozen);
+  clean.step(50);
+  for (int v : {0, 2}) EXPECT_EQ(test::vehicle_state(mixed, v), test::vehicle_state(clean, v)) << "vehicle " << v;
+}
+
+std::vector<VehicleSnapshot> run_ce(const BatchOptions& options, const std::vector<CeParams<double>>& params,
+                                    std::vector<double>* metrics = nullptr, double x0 = 0.0) {
+  const int n = static_cast<int>(params.size());
+  Batch batch(params, n, TerrainSpec{}, options);
+  std::vector<InitialCondition> ics(n);
+  for (int v = 0; v < n; ++v) ics[v] = {x0, -0.5 * x0, 0.0, 15.0 + 5.0 * v / std::max(1, n - 1)};
+  batch.set_initial_conditions(ics);
+  batch.set_maneuvers({ce_maneuver()});
+  batch.step(3000);
+  if (metrics) *metrics = batch.metrics();
+  return batch.snapshots();
+}
+
+// fp32 follows fp64 through the batch over 6 s and ~100 m (origins rebased on the way), also
+// 20 km from the world origin: the chassis COM positions differ by less than 1 cm.
+TEST(CeBatch, Fp32TracksFp64WithinOneCentimetre) {
+  for (double x0 : {0.0, 20000.0}) {
+    const VehicleSnapshot fp64 = run_ce(ce_options(Precision::Fp64), {hmmwv_ce_params()}, nullptr, x0)[0];
+    const VehicleSnapshot fp32 = run_ce(ce_options(Precision::Fp32), {hmmwv_ce_params()}, nullptr, x0)[0];
+    ASSERT_EQ(fp64.status, kStatusRunning);
+    ASSERT_EQ(fp32.status, kStatusRunning);
+    EXPECT_GT(fp64.position[0] - x0, 60.0);
+    const double diff = distance(fp64.position, fp32.position);
+    std::printf("ce fp32 vs fp64 at x0 = %.0f m: %.3e m\n", x0, diff);
+    EXPECT_LT(diff, 0.01) << "x0 " << x0;
+  }
+}
+
+// Reference 8: CUDA against the CPU, when a device exists: fp64 within 1e-9 relative, fp32
+// within the fp32-vs-fp64 bound (1 cm over 6 s). 32 different vehicles, so a kernel that read
+// another vehicle's parameters or state would fail; the metrics are compared too.
+TEST(CeBatch, CudaMatchesCpu) {
+  std::string why;
+  if (!cuda_available(&why)) GTEST_SKIP() << why;
+  const std::vector<CeParams<double>> params = varied_ce_params(32);
+  for (Precision precision : {Precision::Fp64, Precision::Fp32}) {
+    BatchOptions cpu = ce_options(precision);
+    BatchOptions gpu = cpu;
+    gpu.backend = BackendKind::Cuda;
+    std::vector<double> cpu_metrics, gpu_metrics;
+    const std::vector<VehicleSnapshot> c = run_ce(cpu, params, &cpu_metrics);
+    const std::vector<VehicleSnapshot> g = run_ce(gpu, params, &gpu_metrics);
+    double worst = 0.0;
+    for (size_t v = 0; v < params.size(); ++v) {
+      ASSERT_EQ(c[v].status, kStatusRunning) << "vehicle " << v;
+      ASSERT_EQ(g[v].status, kStatusRunning) << "vehicle " << v;
+      const double diff = distance(c[v].position, g[v].position);
+      const double scale = std::sqrt(sq(c[v].position[0]) + sq(c[v].position[1]) + sq(c[v].position[2]));
+      worst = std::max(worst, diff);
+      EXPECT_LT(diff, precision == Precision::Fp64 ? 1e-9 * scale : 0.01) << "vehicle " << v;
+    }
+    const double metric_tolerance = precision == Precision::Fp64 ? 1e-6 : 5e-2;
+    for (size_t k = 0; k < cpu_metrics.size(); ++k) {
+      EXPECT_LE(std::fabs(cpu_metrics[k] - gpu_metrics[k]), metric_tolerance * std::max(1.0, std::fabs(cpu_metrics[k])))
+          << "metric entry " << k;
+    }
+    std::printf("ce CUDA vs CPU %s: worst position difference %.3e m\n", precision_name(precision), worst);
+  }
+}
+
+TEST(CeBatch, DivergingVehicleIsIsolatedOnCuda) {
+  std::string why;
+  if (!cuda_available(&why)) GTEST_SKIP() << why;
+  const CeParams<double> unstable = unstable_ce_params();
+  BatchOptions options = ce_options();
+  options.backend = BackendKind::Cuda;
+  Batch mixed({hmmwv_ce_params(), unstable}, 2, TerrainSpec{}, options);
+  mixed.set_initial_conditions({{0.0, 0.0, 0.0, 10.0}});
+  mixed.step(1500);
+  const std::vector<int> status = mixed.status();
+  EXPECT_EQ(status[0], kStatusRunning);
+  EXPECT_EQ(status[1], kStatusDiverged);
+  for (double x : test::vehicle_state(mixed, 1)) EXPECT_TRUE(std::isfinite(x));
+}
+
+// Clear errors for what the ce model does not have, and the energy it does.
+TEST(CeBatch, ModelSpecificCallsAreCheckedAndEnergyIsCeEnergy) {
+  BatchOptions once = ce_options();
+  once.requery_contact = false;
+  EXPECT_THROW(Batch({hmmwv_ce_params()}, 1, TerrainSpec{}, once), Error);
+  Batch ce_batch({hmmwv_ce_params()}, 2, TerrainSpec{}, ce_options());
+  Batch strut_batch({hmmwv_params()}, 1, TerrainSpec{}, test::cpu_options());
+  EXPECT_THROW(ce_batch.energy(0), Error);
+  EXPECT_THROW(ce_batch.diagnostics(0), Error);
+  EXPECT_THROW(strut_batch.ce_params(0), Error);
+  EXPECT_THROW(ce_batch.set_vehicle_state(0, std::vector<double>(kStrutStateSize, 0.0)), Error);
+  EXPECT_EQ(&ce_batch.params(1), &ce_batch.params(0));
+  EXPECT_EQ(ce_batch.params(0).tire.mu, hmmwv_ce_params().vehicle.tire.mu);
+  EXPECT_EQ(strut_batch.mechanical_energy(0), strut_batch.energy(0).total());
+  const std::vector<double> s = test::vehicle_state(ce_batch, 0);
+  const std::vector<double> o = ce_batch.origins();
+  const TerrainDesc<double> flat = default_terrain_desc<double>();
+  EXPECT_EQ(ce_batch.mechanical_energy(0), ce_energy(hmmwv_ce_params(), CeEnvironment<double>{&flat, o[0], o[2]}, s.data()));
+}
+
+}  // namespace
+}  // namespace fleetdyn
