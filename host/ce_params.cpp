@@ -42,6 +42,27 @@ Sym3<double> arm_inertia(Vec3<double> front, Vec3<double> back, Vec3<double> bal
   return principal_inertia(e, moments);
 }
 
+// The full-droop limit: where along the way from design to the droop toggle it engages, and how
+// stiff it is. 80 % keeps the velocity-product terms moderate (the HMMWV front's grow from 1.15
+// at design to 7.3 at -0.35 rad and 300 at -0.45: docs/models/ce.md). 2e5 N m/rad holds the
+// few kN m a wheel flung outward in a rollover pulls with to ~0.02 rad, and with the aggregate's
+// inertia about its axis (~10 kg m^2) its mode (~140 rad/s) is resolved at the 2 ms default step.
+constexpr double kDroopLimitFraction = 0.8;
+constexpr double kDroopLimitStiffness = 2.0e5;
+
+// The LCA angle [rad] at which the linkage reaches its droop toggle (the closures stop existing),
+// by bisection on corner_pose's `assembled`, steering at its design position.
+double droop_toggle_angle(const CornerGeometry<double>& g) {
+  const TierodInner<double> fixed{g.design.tierod_inner, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+  double inside = 0.0, outside = -1.5;
+  if (corner_pose(g, outside, fixed).assembled) return outside;
+  for (int it = 0; it < 60; ++it) {
+    const double mid = 0.5 * (inside + outside);
+    (corner_pose(g, mid, fixed).assembled ? inside : outside) = mid;
+  }
+  return inside;
+}
+
 CeAxleForces<double> hmmwv_axle(bool front) {
   CeAxleForces<double> a{};
   a.spring_free_length = front ? 0.339 : 0.382;
@@ -96,6 +117,10 @@ CeParams<double> make_ce_params(const SuspensionDesign& design, const VehiclePar
   p.wheel_transverse_inertia = 0.04117 + 0.4634 + 3.84;
   p.axle[0] = hmmwv_axle(true);
   p.axle[1] = hmmwv_axle(false);
+  for (int axle = 0; axle < 2; ++axle) {
+    p.axle[axle].droop_limit_lca = kDroopLimitFraction * droop_toggle_angle(p.corner[2 * axle]);
+    p.axle[axle].droop_limit_stiffness = kDroopLimitStiffness;
+  }
   p.steer_time_constant = 0.01;
   for (int k = 0; k < kStopTablePoints; ++k) {
     p.stop_table_pen[k] = vehicle.stop_table_pen[k];

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,8 +60,8 @@ std::string unit_suffix(const std::string& unit) {
   return s;
 }
 
-std::string param_unit(const std::string& name) {
-  for (const auto& f : vehicle_param_fields()) {
+std::string param_unit(VehicleModel model, const std::string& name) {
+  for (const auto& f : model_param_fields(model)) {
     if (name == f.name) return f.unit;
   }
   return "";
@@ -204,7 +205,7 @@ void write_results_csv(const fs::path& path, Batch& batch, const Scenario& s, co
   std::string line = "id,x_m,y_m,z_m,roll_rad,pitch_rad,yaw_rad,speed_m_per_s";
   for (const MetricInfo& m : kMetrics) line += std::string(",") + m.name + unit_suffix(m.unit);
   line += ",diverged";
-  for (const auto& p : params) line += "," + p + unit_suffix(param_unit(p));
+  for (const auto& p : params) line += "," + p + unit_suffix(param_unit(batch.model(), p));
   line += '\n';
   f.write(line);
   for (int v = 0; v < n; ++v) {
@@ -216,7 +217,10 @@ void write_results_csv(const fs::path& path, Batch& batch, const Scenario& s, co
     append_double(line += ',', std::sqrt(vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2]));
     for (int m = 0; m < kMetricCount; ++m) append_double(line += ',', r.metrics[static_cast<size_t>(m) * n + v]);
     line += r.status[static_cast<size_t>(v)] == kStatusDiverged ? ",1" : ",0";
-    for (const auto& p : params) append_double(line += ',', vehicle_param(batch.params(v), p));
+    for (const auto& p : params) {
+      append_double(line += ',', batch.model() == VehicleModel::Ce ? ce_param(batch.ce_params(v), p)
+                                                                    : vehicle_param(batch.params(v), p));
+    }
     line += '\n';
     f.write(line);
   }
@@ -331,26 +335,19 @@ int run_impl(const RunOptions& opt, std::ostream& out, std::ostream& err) {
     err << "fleetdyn run: " << (opt.out ? "--out" + why.substr(why.find(':')) : s.path + ": " + why) << "\n";
     return kExitBadInput;
   }
-  std::vector<VehicleParams<double>> params;
+  // The batch: per-vehicle parameters (a swept set may be inconsistent: bad input), the
+  // engine (no CUDA device: a runtime failure), the vehicles placed at rest.
+  std::optional<Batch> made;
   try {
-    params = scenario_vehicle_params(s, s.vehicles);
-  } catch (const Error& e) {
+    made.emplace(scenario_batch(s));
+  } catch (const ScenarioError& e) {
     err << "fleetdyn run: " << e.what() << "\n";
     return kExitBadInput;
   }
+  Batch& batch = *made;
   for (const auto& w : s.warnings) err << "fleetdyn run: warning: " << w << "\n";
 
   // ---- the run ----------------------------------------------------------------------------------
-  BatchOptions bo;
-  bo.backend = s.backend;
-  bo.precision = s.precision;
-  bo.step = s.step;
-  bo.substeps = s.substeps;
-  bo.requery_contact = s.contact_requery;
-  bo.cpu_threads = s.cpu_threads;
-  Batch batch(std::move(params), s.vehicles, s.terrain, bo);
-  batch.set_initial_conditions({s.initial});
-  batch.set_maneuvers({s.maneuver});
   const double setup_s = std::chrono::duration<double>(Clock::now() - t_start).count();
 
   const long long total = scenario_step_count(s);

@@ -189,26 +189,31 @@ class MapReader {
   std::vector<Entry> entries_;
 };
 
-const VehicleParamField* find_param_field(const std::string& name) {
-  for (const auto& f : vehicle_param_fields()) {
+const VehicleParamField* find_param_field(VehicleModel model, const std::string& name) {
+  for (const auto& f : model_param_fields(model)) {
     if (name == f.name) return &f;
   }
   return nullptr;
 }
 
-std::vector<std::string> param_names() {
+std::vector<std::string> param_names(VehicleModel model) {
   std::vector<std::string> names;
-  for (const auto& f : vehicle_param_fields()) names.emplace_back(f.name);
+  for (const auto& f : model_param_fields(model)) names.emplace_back(f.name);
   return names;
 }
 
-// A parameter name given as a key (override) or value (sweep): must be in the table.
-const VehicleParamField& param_field(const Ctx& ctx, const YAML::Node& at, const std::string& field, const std::string& name) {
-  const VehicleParamField* f = find_param_field(name);
+// A parameter name given as a key (override) or value (sweep): must be in the model's table.
+const VehicleParamField& param_field(const Ctx& ctx, VehicleModel model, const YAML::Node& at, const std::string& field,
+                                     const std::string& name) {
+  const VehicleParamField* f = find_param_field(model, name);
   if (!f) {
-    const std::vector<std::string> names = param_names();
+    const std::vector<std::string> names = param_names(model);
     const std::string hint = suggestion(name, names);
-    ctx.fail(at, field, "unknown vehicle parameter '" + name + "'" +
+    const std::string other = find_param_field(model == VehicleModel::Ce ? VehicleModel::Strut : VehicleModel::Ce, name)
+                                  ? " (a parameter of the other model; this scenario's model is '" +
+                                        std::string(model_name(model)) + "')"
+                                  : "";
+    ctx.fail(at, field, "unknown " + std::string(model_name(model)) + " vehicle parameter '" + name + "'" + other +
                             (hint.empty() ? " (known: " + join(names) + ")" : hint));
   }
   return *f;
@@ -234,7 +239,7 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
                                          suggestion(s.preset, presets));
     }
   }
-  s.params = vehicle_preset(s.preset);
+  s.params = model_preset(s.params.model, s.preset);
 
   int overrides_line = 0;
   if (const YAML::Node* o = m.find("overrides")) {
@@ -243,15 +248,15 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
       const MapReader om(ctx, *o, "vehicle.overrides", {});  // names checked below, with a suggestion
       for (const auto& e : om.entries()) {
         const std::string field = "vehicle.overrides." + e.name;
-        const VehicleParamField& f = param_field(ctx, e.key, field, e.name);
+        const VehicleParamField& f = param_field(ctx, s.params.model, e.key, field, e.name);
         const double v = param_value(ctx, e.value, field, f);
-        *vehicle_param_ptr(s.params, e.name) = v;
+        *model_param_ptr(s.params, e.name) = v;
         s.overrides.push_back({e.name, v});
       }
     }
   }
   try {
-    finalize_vehicle_params(s.params);
+    finalize_model_params(s.params);
   } catch (const Error& e) {
     ctx.fail(overrides_line, "vehicle.overrides", e.what());
   }
@@ -269,7 +274,7 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
       const MapReader sm(ctx, items[i], field, {"name", "from", "to"});
       const YAML::Node& name_node = sm.require("name");
       const std::string name = ctx.string(name_node, field + ".name");
-      const VehicleParamField& f = param_field(ctx, name_node, field + ".name", name);
+      const VehicleParamField& f = param_field(ctx, s.params.model, name_node, field + ".name", name);
       for (const auto& o : s.overrides) {
         if (o.name == name) ctx.fail(name_node, field + ".name", "'" + name + "' is also set in vehicle.overrides; give it in one place");
       }
@@ -283,10 +288,10 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
     // Every swept parameter moves linearly, so checking both ends covers the consistency rules
     // of finalize_vehicle_params (bounds on single parameters and on sums of them).
     for (const bool at_to : {false, true}) {
-      VehicleParams<double> p = s.params;
-      for (const auto& x : s.sweeps) *vehicle_param_ptr(p, x.name) = at_to ? x.to : x.from;
+      ModelParams p = s.params;
+      for (const auto& x : s.sweeps) *model_param_ptr(p, x.name) = at_to ? x.to : x.from;
       try {
-        finalize_vehicle_params(p);
+        finalize_model_params(p);
       } catch (const Error& e) {
         ctx.fail(*sw, "vehicle.sweep", std::string("at the '") + (at_to ? "to" : "from") + "' values: " + e.what());
       }
@@ -449,14 +454,31 @@ void parse_maneuver(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
 }
 
 // Default step and stability check over the parameter sets the batch will hold (the sweep ends).
-std::vector<VehicleParams<double>> extreme_params(const Scenario& s) {
+std::vector<ModelParams> extreme_params(const Scenario& s) {
   if (s.sweeps.empty()) return {s.params};
-  std::vector<VehicleParams<double>> out;
+  std::vector<ModelParams> out;
   for (const bool at_to : {false, true}) {
-    VehicleParams<double> p = s.params;
-    for (const auto& x : s.sweeps) *vehicle_param_ptr(p, x.name) = at_to ? x.to : x.from;
-    finalize_vehicle_params(p);
+    ModelParams p = s.params;
+    for (const auto& x : s.sweeps) *model_param_ptr(p, x.name) = at_to ? x.to : x.from;
+    finalize_model_params(p);
     out.push_back(p);
+  }
+  return out;
+}
+
+// One finalized parameter set per vehicle with the swept values.
+template <class P>
+std::vector<P> swept_params(const Scenario& s, const P& base, int vehicles) {
+  if (s.sweeps.empty()) return {base};
+  std::vector<P> out(static_cast<size_t>(vehicles), base);
+  for (int v = 0; v < vehicles; ++v) {
+    P& p = out[static_cast<size_t>(v)];
+    for (const auto& sw : s.sweeps) *param_ptr(p, sw.name) = sweep_value(sw, v, vehicles);
+    try {
+      finalize_params(p);
+    } catch (const Error& e) {
+      throw ScenarioError(s.path, 0, "vehicle.sweep", "vehicle " + std::to_string(v) + ": " + e.what());
+    }
   }
   return out;
 }
@@ -498,12 +520,16 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   if (const YAML::Node* n = top.find("name")) s.name = ctx.string(*n, "name");
   if (const YAML::Node* n = top.find("model")) {
     s.model = ctx.string(*n, "model");
-    if (s.model != "strut") ctx.fail(*n, "model", "model '" + s.model + "' is not available yet (available: strut)");
+    try {
+      s.params.model = parse_model(s.model);
+    } catch (const Error& e) {
+      ctx.fail(*n, "model", e.what() + suggestion(s.model, model_names()));
+    }
   }
   if (const YAML::Node* n = top.find("vehicle")) {
     parse_vehicle(ctx, *n, s);
   } else {
-    s.params = vehicle_preset(s.preset);
+    s.params = model_preset(s.params.model, s.preset);
   }
   if (const YAML::Node* n = top.find("terrain")) {
     parse_terrain(ctx, *n, s);
@@ -520,14 +546,14 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
     s.duration = ctx.positive(n, "duration", 1.0e6, "s");
   }
   if (const YAML::Node* n = top.find("substeps")) s.substeps = ctx.integer_in(*n, "substeps", 1, 1000);
-  const std::vector<VehicleParams<double>> extremes = extreme_params(s);
+  const std::vector<ModelParams> extremes = extreme_params(s);
   if (const YAML::Node* n = top.find("step")) {
     s.step = ctx.positive(*n, "step", 0.1, "s");
     if (s.duration < 0.5 * s.step) {
       ctx.fail(top.require("duration"), "duration", fmt(s.duration) + " s is shorter than one step (" + fmt(s.step) + " s)");
     }
     double limit = 1.0;  // largest stable RK4 substep over the parameter extremes [s]
-    for (const auto& p : extremes) limit = std::min(limit, strut_step_analysis(p).rk4_stable_step);
+    for (const auto& p : extremes) limit = std::min(limit, model_step_analysis(p).rk4_stable_step);
     const double dt = s.step / s.substeps;
     if (dt > limit) {
       s.warnings.push_back(path + ":" + std::to_string(line_of(*n)) + ": step: " + fmt(dt) +
@@ -536,13 +562,18 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
     }
   } else {
     s.step = 1.0;
-    for (const auto& p : extremes) s.step = std::min(s.step, strut_default_step(p));
+    for (const auto& p : extremes) s.step = std::min(s.step, model_step_analysis(p).default_step);
     s.step_is_default = true;
     if (s.duration < 0.5 * s.step) {
       ctx.fail(top.require("duration"), "duration", fmt(s.duration) + " s is shorter than one step (" + fmt(s.step) + " s)");
     }
   }
-  if (const YAML::Node* n = top.find("contact_requery")) s.contact_requery = ctx.boolean(*n, "contact_requery");
+  if (const YAML::Node* n = top.find("contact_requery")) {
+    s.contact_requery = ctx.boolean(*n, "contact_requery");
+    if (!s.contact_requery && s.params.model == VehicleModel::Ce) {
+      ctx.fail(*n, "contact_requery", "false is a strut option: the ce model queries the terrain at every RK4 stage");
+    }
+  }
   if (const YAML::Node* n = top.find("precision")) {
     try {
       s.precision = parse_precision(ctx.string(*n, "precision"));
@@ -584,18 +615,29 @@ double sweep_value(const ParamSweep& sw, int v, int n) {
 }
 
 std::vector<VehicleParams<double>> scenario_vehicle_params(const Scenario& s, int vehicles) {
-  if (s.sweeps.empty()) return {s.params};
-  std::vector<VehicleParams<double>> out(static_cast<size_t>(vehicles), s.params);
-  for (int v = 0; v < vehicles; ++v) {
-    VehicleParams<double>& p = out[static_cast<size_t>(v)];
-    for (const auto& sw : s.sweeps) *vehicle_param_ptr(p, sw.name) = sweep_value(sw, v, vehicles);
-    try {
-      finalize_vehicle_params(p);
-    } catch (const Error& e) {
-      throw ScenarioError(s.path, 0, "vehicle.sweep", "vehicle " + std::to_string(v) + ": " + e.what());
-    }
-  }
-  return out;
+  if (s.params.model != VehicleModel::Strut) throw Error(s.path + ": the scenario's model is '" + s.model + "', not strut");
+  return swept_params(s, s.params.strut, vehicles);
+}
+
+std::vector<CeParams<double>> scenario_ce_params(const Scenario& s, int vehicles) {
+  if (s.params.model != VehicleModel::Ce) throw Error(s.path + ": the scenario's model is '" + s.model + "', not ce");
+  return swept_params(s, s.params.ce, vehicles);
+}
+
+Batch scenario_batch(const Scenario& s) {
+  BatchOptions bo;
+  bo.backend = s.backend;
+  bo.precision = s.precision;
+  bo.step = s.step;
+  bo.substeps = s.substeps;
+  bo.requery_contact = s.contact_requery;
+  bo.cpu_threads = s.cpu_threads;
+  Batch batch = s.params.model == VehicleModel::Ce
+                    ? Batch(scenario_ce_params(s, s.vehicles), s.vehicles, s.terrain, bo)
+                    : Batch(scenario_vehicle_params(s, s.vehicles), s.vehicles, s.terrain, bo);
+  batch.set_initial_conditions({s.initial});
+  batch.set_maneuvers({s.maneuver});
+  return batch;
 }
 
 long long scenario_step_count(const Scenario& s) {

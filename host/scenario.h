@@ -4,10 +4,11 @@
 // level are errors. Example (scenarios/default.yaml):
 //
 //   name: default               # label; default: the file name without extension
-//   model: strut                # vehicle model; only "strut" exists now
+//   model: strut                # vehicle model: strut | ce (default strut)
 //   vehicle:
 //     preset: hmmwv             # built-in parameter set (fleetdyn::vehicle_preset_names())
-//     overrides:                # any name of FLEETDYN_VEHICLE_PARAM_FIELDS, within its [min, max]
+//     overrides:                # any name of the model's table, within its [min, max]:
+//                               #   strut FLEETDYN_VEHICLE_PARAM_FIELDS, ce FLEETDYN_CE_PARAM_FIELDS
 //       tire.mu: 0.9
 //     sweep:                    # optional per-vehicle spread: vehicle v of N gets
 //       name: cg_height         #   from + (to - from) * v / (N - 1)   (N = 1: from)
@@ -30,9 +31,10 @@
 //                               # default: one row of zeros (coasting)
 //   vehicles: 64                # [1, 1e8]; default 1
 //   duration: 6.0               # [s] simulated time, (0, 1e6]; REQUIRED
-//   step: 0.001                 # [s] in (0, 0.1]; default strut_default_step() of the vehicle
+//   step: 0.001                 # [s] in (0, 0.1]; default: the model's default step for the
+//                               #   vehicle (strut_default_step, ce_step_analysis)
 //   substeps: 1                 # RK4 substeps per step, [1, 1000]
-//   contact_requery: true       # terrain queried at every RK4 stage
+//   contact_requery: true       # terrain queried at every RK4 stage (false: strut only)
 //   precision: fp64             # fp32 | fp64
 //   backend: auto               # auto | cpu | cuda
 //   cpu_threads: 0              # CPU backend threads, 0 = all hardware threads
@@ -49,6 +51,7 @@
 
 #include "fleetdyn/batch.h"
 #include "fleetdyn/error.h"
+#include "host/model_params.h"
 
 namespace fleetdyn {
 
@@ -81,11 +84,11 @@ struct Scenario {
   std::string text;  // the file's original text (echoed into summary.json)
 
   std::string name;
-  std::string model = "strut";
+  std::string model = "strut";          // as written; params.model is the parsed value
   std::string preset = "hmmwv";
   std::vector<ParamOverride> overrides;  // file order
   std::vector<ParamSweep> sweeps;
-  VehicleParams<double> params{};        // preset + overrides, finalized (sweeps not applied)
+  ModelParams params{};                  // preset + overrides, finalized (sweeps not applied)
 
   std::string terrain_type = "flat";
   std::string heightfield_file;          // as written in the scenario
@@ -117,9 +120,13 @@ Scenario load_scenario(const std::string& path);
 // Same from text; `path` is used in messages and to resolve the heightfield file.
 Scenario parse_scenario(const std::string& text, const std::string& path);
 
-// Per-vehicle parameters for `vehicles` vehicles: {params} without sweeps, else one finalized
-// set per vehicle with the swept values. Throws ScenarioError if a swept set is inconsistent.
+// Per-vehicle parameters for `vehicles` vehicles of a strut (ce) scenario: {params} without
+// sweeps, else one finalized set per vehicle with the swept values. Throws ScenarioError if a
+// swept set is inconsistent, fleetdyn::Error if the scenario is of the other model.
 std::vector<VehicleParams<double>> scenario_vehicle_params(const Scenario& s, int vehicles);
+std::vector<CeParams<double>> scenario_ce_params(const Scenario& s, int vehicles);
+// The scenario's batch (either model) with its options, initial condition and maneuver set.
+Batch scenario_batch(const Scenario& s);
 // Value of sweep `sw` for vehicle v of n.
 double sweep_value(const ParamSweep& sw, int v, int n);
 

@@ -342,6 +342,60 @@ TEST(CeBatch, DivergingVehicleIsIsolatedOnCuda) {
   for (double x : test::vehicle_state(mixed, 1)) EXPECT_TRUE(std::isfinite(x));
 }
 
+// The full-droop limit: it engages at 80 % of the droop toggle angle (where the closures stop
+// existing: -0.461 rad front, -0.501 rear, docs/models/ce.md), adds exactly k (limit - angle) to
+// the LCA's generalized force beyond it and nothing inside it.
+TEST(CeDroopLimit, EngagesBeyondEightyPercentOfTheToggle) {
+  const CeParams<double> p = hmmwv_ce_params();
+  const double toggle[2] = {-0.461, -0.501};
+  for (int axle = 0; axle < 2; ++axle) {
+    const CeAxleForces<double>& a = p.axle[axle];
+    EXPECT_NEAR(a.droop_limit_lca / 0.8, toggle[axle], 1e-3) << "axle " << axle;
+    const CornerGeometry<double>& g = p.corner[2 * axle];
+    const TierodInner<double> fixed{g.design.tierod_inner, {0, 0, 0}, {0, 0, 0}};
+    EXPECT_TRUE(corner_pose(g, a.droop_limit_lca / 0.8 + 1e-6, fixed).assembled);
+    EXPECT_FALSE(corner_pose(g, a.droop_limit_lca / 0.8 - 1e-3, fixed).assembled);
+  }
+  // Generalized force with and without the limit, just inside and just beyond it.
+  const TerrainDesc<double> flat = default_terrain_desc<double>();
+  CeParams<double> free = p;
+  free.axle[0].droop_limit_stiffness = 0.0;
+  std::vector<double> s = ce_rest_state(p);
+  s[ce::kPos + 2] += 0.5;  // lifted: no tire force
+  for (double offset : {0.01, -0.01}) {
+    s[ce::kLca + 0] = p.axle[0].droop_limit_lca + offset;
+    CeCornerBodies<double> with[kCorners], without[kCorners];
+    double ds[kCeStateSize];
+    ce_derivative(p, CeEnvironment<double>{&flat, 0.0, 0.0}, DriverInput<double>{0, 0, 0}, s.data(), ds, with);
+    ce_derivative(free, CeEnvironment<double>{&flat, 0.0, 0.0}, DriverInput<double>{0, 0, 0}, s.data(), ds, without);
+    const double expected = offset < 0 ? -offset * p.axle[0].droop_limit_stiffness : 0.0;
+    EXPECT_NEAR(with[0].lca_force - without[0].lca_force, expected, 1e-9 * p.axle[0].droop_limit_stiffness);
+  }
+}
+
+// What it is for: a vehicle with its chassis COM raised 0.54 m rolls over in the step steer.
+// Without the limit a lifted wheel, flung outward by the roll, is pulled past the rebound stop
+// into the droop toggle at ~40 deg of roll and the state blows up; with it the vehicle is
+// simulated until it lies on its side (beyond 80 deg).
+TEST(CeDroopLimit, KeepsARollingOverVehicleInsideTheChart) {
+  CeParams<double> high = hmmwv_ce_params();
+  high.chassis_com.z = 0.75;
+  CeParams<double> unlimited = high;
+  for (CeAxleForces<double>& a : unlimited.axle) a.droop_limit_stiffness = 0.0;
+  Batch batch({high, unlimited}, 2, TerrainSpec{}, ce_options());
+  batch.set_initial_conditions({{0.0, 0.0, 0.0, 20.0}});
+  batch.set_maneuvers({{{0.0, 0.0, 0.25, 0.0}, {1.0, 0.0, 0.25, 0.0}, {1.3, 0.5, 0.25, 0.0}, {5.0, 0.5, 0.25, 0.0}}});
+  batch.step(2500);
+  const std::vector<double> m = batch.metrics();
+  const double roll_limited = m[static_cast<size_t>(metric::max_abs_roll) * 2 + 0];
+  const double roll_unlimited = m[static_cast<size_t>(metric::max_abs_roll) * 2 + 1];
+  RecordProperty("max_roll_limited_rad", std::to_string(roll_limited));
+  RecordProperty("max_roll_unlimited_rad", std::to_string(roll_unlimited));
+  EXPECT_EQ(batch.status()[1], kStatusDiverged);
+  EXPECT_LT(roll_unlimited, 0.8);
+  EXPECT_GT(roll_limited, 1.4);
+}
+
 // Clear errors for what the ce model does not have, and the energy it does.
 TEST(CeBatch, ModelSpecificCallsAreCheckedAndEnergyIsCeEnergy) {
   BatchOptions once = ce_options();

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "fleetdyn/batch.h"
+#include "fleetdyn/ce.h"
+#include "fleetdyn/ce_fields.h"
 #include "fleetdyn/physics/metrics.h"
 #include "fleetdyn/vehicle.h"
 #include "host/params_job.h"
@@ -170,6 +174,52 @@ TEST_F(CliRun, TinyScenarioWritesResultsAndSummary) {
   // The at-a-glance lines: tiny.yaml's gentle turn at 10 m/s lifts no wheel.
   EXPECT_TRUE(contains(out_.str(), "wheel lift-off: 0 of 4 vehicles (both wheels of a side: 0)")) << out_.str();
   EXPECT_TRUE(contains(out_.str(), "max roll: ")) << out_.str();
+}
+
+// `model: ce` runs the ce model: the rows equal a Batch of ce vehicles built by hand with the
+// same parameters (the override, the swept front spring rate), inputs and default step, to the
+// last digit written; the swept values are echoed; the summary names the model and its step.
+TEST_F(CliRun, CeScenarioRunsTheCeModel) {
+  RunOptions o;
+  o.scenario = "tests/data/tiny_ce.yaml";
+  o.out = (dir_ / "ce").string();
+  ASSERT_EQ(run(o), kExitOk) << err_.str();
+  const json j = json::parse(read_text(dir_ / "ce" / "summary.json"));
+  EXPECT_EQ(j.at("model"), "ce");
+  const double step = ce_step_analysis(hmmwv_ce_params()).default_step;
+  EXPECT_EQ(j.at("step"), step);  // not given: the ce model's default (2 ms)
+  const long long steps = std::llround(0.4 / step);
+  EXPECT_EQ(j.at("steps"), steps);
+
+  std::vector<CeParams<double>> params;
+  for (int v = 0; v < 3; ++v) {
+    CeParams<double> p = hmmwv_ce_params();
+    p.vehicle.tire.mu = 0.8;
+    p.axle[0].spring_rate = 150000.0 + 50000.0 * v / 2.0;
+    finalize_ce_params(p);
+    params.push_back(p);
+  }
+  BatchOptions options;
+  options.backend = BackendKind::Cpu;
+  options.step = step;
+  Batch batch(params, 3, TerrainSpec{}, options);
+  batch.set_initial_conditions({{0.0, 0.0, 0.0, 10.0}});
+  batch.set_maneuvers({{{0.0, 0.0, 0.2, 0.0}, {0.2, 0.3, 0.2, 0.0}}});
+  batch.step(static_cast<int>(steps));
+  const std::vector<VehicleSnapshot> expected = batch.snapshots();
+
+  const Csv csv = read_csv(dir_ / "ce" / "results.csv");
+  ASSERT_EQ(csv.rows.size(), 3u);
+  for (int v = 0; v < 3; ++v) {
+    const auto& row = csv.rows[static_cast<size_t>(v)];
+    EXPECT_EQ(std::stod(row[csv.column("spring_rate_front_N_per_m")]), params[static_cast<size_t>(v)].axle[0].spring_rate);
+    EXPECT_EQ(std::stod(row[csv.column("tire.mu")]), 0.8);
+    EXPECT_EQ(std::stod(row[csv.column("x_m")]), expected[static_cast<size_t>(v)].position[0]);
+    EXPECT_EQ(std::stod(row[csv.column("y_m")]), expected[static_cast<size_t>(v)].position[1]);
+    EXPECT_EQ(std::stod(row[csv.column("yaw_rad")]), expected[static_cast<size_t>(v)].euler[2]);
+    EXPECT_EQ(row[csv.column("diverged")], "0");
+    EXPECT_GT(std::stod(row[csv.column("x_m")]), 3.0);  // it drove
+  }
 }
 
 TEST_F(CliRun, MalformedScenarioReturns2AndWritesNothing) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -49,8 +50,8 @@ TEST(Scenario, DefaultParsesToExpectedValues) {
   EXPECT_TRUE(s.overrides.empty());
   // The preset, finalized, with the CG height swept across the batch.
   const VehicleParams<double> preset = hmmwv_params();
-  EXPECT_EQ(s.params.total_mass, preset.total_mass);
-  EXPECT_EQ(s.params.body_mass, preset.body_mass);
+  EXPECT_EQ(s.params.strut.total_mass, preset.total_mass);
+  EXPECT_EQ(s.params.strut.body_mass, preset.body_mass);
   ASSERT_EQ(s.sweeps.size(), 1u);
   EXPECT_EQ(s.sweeps[0].name, "cg_height");
   EXPECT_EQ(s.sweeps[0].from, 0.687);
@@ -108,14 +109,17 @@ const Malformed kMalformed[] = {
     {"unknown_key.yaml", 5, "vehicle_count", "unknown key 'vehicle_count' (allowed: name, model,"},
     {"wrong_type.yaml", 4, "vehicles", "expected an integer, got the string \"many\""},
     {"out_of_range.yaml", 5, "vehicles", "0 is outside [1, 100000000]"},
-    {"bad_override.yaml", 7, "vehicle.overrides.tire.friction", "unknown vehicle parameter 'tire.friction' (known: total_mass,"},
+    {"bad_override.yaml", 7, "vehicle.overrides.tire.friction", "unknown strut vehicle parameter 'tire.friction' (known: total_mass,"},
     {"override_out_of_range.yaml", 6, "vehicle.overrides.tire.mu", "50 is outside the allowed range [0.05, 3] of tire.mu"},
     {"unknown_preset.yaml", 4, "vehicle.preset", "unknown vehicle preset 'jeep' (known: hmmwv)"},
     {"unknown_terrain.yaml", 4, "terrain.type", "unknown terrain type 'moon' (allowed: flat, plane, hill, heightfield, loop)"},
     {"bad_maneuver_order.yaml", 7, "maneuver[2][0]", "times must increase (0.5 after 1)"},
     {"bad_maneuver_row.yaml", 6, "maneuver[1]", "expected a row [t, steer, throttle, brake] of 4 numbers, got 3 values"},
     {"syntax_error.yaml", 5, "", "YAML syntax error: end of map not found"},
-    {"unknown_model.yaml", 3, "model", "model 'dof14' is not available yet (available: strut)"},
+    {"unknown_model.yaml", 3, "model", "unknown model 'dof14' (known: strut, ce"},
+    {"ce_strut_parameter.yaml", 6, "vehicle.overrides.cg_height",
+     "unknown ce vehicle parameter 'cg_height' (a parameter of the other model; this scenario's model is 'ce')"},
+    {"ce_contact_once.yaml", 4, "contact_requery", "false is a strut option"},
     {"unknown_backend.yaml", 4, "backend", "unknown backend 'gpu' (allowed: auto, cpu, cuda)"},
     {"steer_out_of_range.yaml", 6, "maneuver[1][1]", "steer 1.5 is outside [-1, 1]"},
     {"step_out_of_range.yaml", 4, "step", "0.5 is outside (0, 0.1] s"},
@@ -162,7 +166,7 @@ TEST(Scenario, EveryDataFileIsCoveredAndDocumented) {
     const std::string name = entry.path().filename().string();
     if (entry.path().extension() != ".yaml") continue;
     EXPECT_TRUE(contains(readme, "| " + name + " |")) << name << " is not in tests/data/README.md";
-    if (name == "tiny.yaml") continue;  // the valid one
+    if (name == "tiny.yaml" || name == "tiny_ce.yaml") continue;  // the valid ones
     EXPECT_TRUE(tested.count(name)) << name << " has no expected error in kMalformed";
     // The first line of the file says what it must produce.
     EXPECT_EQ(read_text(entry.path().string()).rfind("# Must fail: line ", 0), 0u) << name;
@@ -182,6 +186,35 @@ TEST(Scenario, MissingFile) {
     EXPECT_EQ(e.line(), 0);
   }
   EXPECT_THROW(load_scenario("tests/data"), ScenarioError);  // a folder
+}
+
+// `model: ce` reads the ce parameter table: overrides land in CeParams, the default step is the
+// ce model's, sweeps give per-vehicle ce sets, and the strut accessors refuse the scenario.
+TEST(Scenario, CeScenarioUsesTheCeTable) {
+  const Scenario s = parse_scenario(
+      "model: ce\nvehicle:\n  overrides: {chassis_mass: 2500, tire.mu: 0.7}\n"
+      "  sweep: {name: chassis_com_z, from: 0.2, to: 0.6}\nvehicles: 5\nduration: 1.0\n",
+      "ce.yaml");
+  EXPECT_EQ(s.params.model, VehicleModel::Ce);
+  EXPECT_EQ(s.params.ce.chassis_mass, 2500.0);
+  EXPECT_EQ(s.params.ce.vehicle.tire.mu, 0.7);
+  EXPECT_TRUE(s.step_is_default);
+  // The sweep's two ends bound the default step: the smaller of their ce defaults.
+  double expected_step = 1.0;
+  for (double z : {0.2, 0.6}) {
+    ModelParams p = s.params;
+    p.ce.chassis_com.z = z;
+    expected_step = std::min(expected_step, model_step_analysis(p).default_step);
+  }
+  EXPECT_EQ(s.step, expected_step);
+  const std::vector<CeParams<double>> per_vehicle = scenario_ce_params(s, 5);
+  ASSERT_EQ(per_vehicle.size(), 5u);
+  EXPECT_EQ(per_vehicle[0].chassis_com.z, 0.2);
+  EXPECT_EQ(per_vehicle[2].chassis_com.z, 0.4);
+  EXPECT_EQ(per_vehicle[4].chassis_com.z, 0.6);
+  EXPECT_EQ(per_vehicle[3].chassis_mass, 2500.0);
+  EXPECT_THROW(scenario_vehicle_params(s, 5), Error);
+  EXPECT_THROW(scenario_ce_params(parse_scenario("duration: 1.0\n", "strut.yaml"), 1), Error);
 }
 
 TEST(Scenario, DefaultsForOmittedKeys) {
@@ -223,7 +256,7 @@ TEST(Scenario, SweepGivesLinearSpread) {
     EXPECT_NEAR(params[v].cg_height, 0.6 + 0.3 * v / 4.0, 1e-15) << v;
     EXPECT_EQ(params[v].tire.mu, 0.8);
     // Finalized per vehicle: the wheel mounts follow the COM height.
-    VehicleParams<double> p = s.params;
+    VehicleParams<double> p = s.params.strut;
     p.cg_height = params[v].cg_height;
     finalize_vehicle_params(p);
     EXPECT_EQ(params[v].wheel_attach[0].z, p.wheel_attach[0].z) << v;

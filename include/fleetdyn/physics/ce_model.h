@@ -105,6 +105,12 @@ FLEETDYN_FN T ce_stop_force(const CeParams<T>& p, const CeAxleForces<T>& a, T sp
 }
 // Shock force [N] along its length (> 0 pushes apart): piecewise-linear damping with a
 // midstroke band (shared/reference/hmmwv.md).
+// Generalized force [N m] of the full-droop limit on the LCA angle (positive = towards bump).
+template <class T>
+FLEETDYN_FN T ce_droop_limit_torque(const CeAxleForces<T>& a, T lca_angle) {
+  return select(lca_angle < a.droop_limit_lca, a.droop_limit_stiffness * (a.droop_limit_lca - lca_angle), T(0));
+}
+
 template <class T>
 FLEETDYN_FN T ce_shock_force(const CeAxleForces<T>& a, T length, T length_rate) {
   const auto mid = both(length >= a.shock_midstroke_min, length <= a.shock_midstroke_max);
@@ -238,7 +244,8 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   // Spring, stops and shock by virtual work on the LCA angle: tau = F dL/dtheta.
   const CeAxleForces<T>& a = p.axle[i / 2];
   const T spring_total = ce_spring_force(a, pose.spring_length) + ce_stop_force(p, a, pose.spring_length);
-  out.lca_force = spring_total * unit.spring_rate + ce_shock_force(a, pose.shock_length, m.shock_rate) * unit.shock_rate;
+  out.lca_force = spring_total * unit.spring_rate + ce_shock_force(a, pose.shock_length, m.shock_rate) * unit.shock_rate +
+                  ce_droop_limit_torque(a, lca);
 }
 
 // ---- the recursion ---------------------------------------------------------------------------

@@ -31,6 +31,11 @@ struct CeAxleForces {
   T shock_midstroke_min, shock_midstroke_max;      // [m] shock lengths of the midstroke band
   T shock_mid_compression, shock_mid_rebound;      // [N s/m] inside the band
   T shock_out_compression, shock_out_rebound;      // [N s/m] outside it
+  // Full-droop limit (the real vehicle's shock full extension; not in the reference data): a
+  // stiff elastic stop on the LCA angle that keeps the linkage away from its droop toggle,
+  // where minimal coordinates end (docs/models/ce.md "Branches and singularities").
+  T droop_limit_lca;         // [rad] LCA angle below which it acts (make_ce_params: 80 % of the toggle angle)
+  T droop_limit_stiffness;   // [N m/rad]
 };
 
 template <class T>
