@@ -1,15 +1,23 @@
-// `fleetdyn bench`: throughput of the strut model (see host/bench_job.h and bench/README.md).
+// `fleetdyn bench`: throughput of the strut or the ce model (see host/bench_job.h and
+// bench/README.md).
 //
 // Every configuration (backend, precision, CPU threads, vehicles) steps the same scenario: the
-// HMMWV preset on flat ground at 15 m/s in a steady turn (steer 0.1, throttle 0.15: ~3.3 m/s^2
-// lateral, speed held at ~15 m/s, so all tire forces are nonzero), at strut_default_step() with
-// one RK4 substep and the contact re-queried at every stage. A warm-up doubles the chunk length
-// until one chunk takes min_wall_seconds / 8; then timed chunks (step(k) + synchronize()) repeat
-// until min_wall_seconds have passed (at least 3), and the median chunk rate is reported.
+// HMMWV preset of the model on flat ground at 15 m/s in a steady turn (steer 0.1, throttle 0.15:
+// ~3.3 m/s^2 lateral for strut, speed held at ~15 m/s, so all tire forces are nonzero), at the
+// model's default step (strut_default_step(): 1 ms; ce_step_analysis().default_step: 2 ms) with
+// one RK4 substep and the contact queried at every stage. The normalized steer input is the same
+// for both models; strut maps it to the road-wheel angle, ce to the Pitman arm angle. A warm-up
+// doubles the chunk length until one chunk takes min_wall_seconds / 8; then timed chunks
+// (step(k) + synchronize()) repeat until min_wall_seconds have passed (at least 3), and the
+// median chunk rate is reported.
 //
 // The floor of the CUDA kernel (bench/floor.md) is derived here from an instrumented count of
 // the arithmetic of one vehicle-step: the physics is templated on its scalar, so it is run once
 // on a scalar type that counts every operation it performs.
+//
+// What differs between the models (preset, step, scatter, derivative, state and parameter
+// sizes) lives in one small traits type per model (StrutBench, CeBench), collected into a
+// BenchModel; the plan, the measurement, the floor and the JSON are shared.
 #include <cmath>
 #include <utility>
 #include <cstdint>
@@ -91,6 +99,7 @@ inline Counted atan2(Counted a, Counted b) {
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <sstream>
 #include <thread>
@@ -99,7 +108,10 @@ inline Counted atan2(Counted a, Counted b) {
 #include <nlohmann/json.hpp>
 
 #include "fleetdyn/batch.h"
+#include "fleetdyn/ce.h"
+#include "fleetdyn/ce_fields.h"
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/ce_batch.h"
 #include "fleetdyn/physics/strut_batch.h"
 #include "fleetdyn/vehicle.h"
 
@@ -116,7 +128,8 @@ using bench_ops::OpCounts;
 
 // ---- the scenario ------------------------------------------------------------------------------
 constexpr double kSpeed = 15.0;     // [m/s] initial forward speed
-constexpr double kSteer = 0.1;      // steady steering input (road-wheel angle 0.1 * max_steer)
+constexpr double kSteer = 0.1;      // steady steering input (strut: road-wheel angle 0.1 * max_steer;
+                                    // ce: Pitman arm angle 0.1 * max_steer)
 constexpr double kThrottle = 0.15;  // holds ~15 m/s in the turn
 constexpr double kBrake = 0.0;
 
@@ -154,19 +167,91 @@ json to_json(const OpCounts& c) {
               {"compare", c.compare}, {"other", c.other}, {"flop", flops(c)}, {"flop_weighted", weighted_flops(c)}};
 }
 
-// Operation counts of the strut model at a representative state (after 2 s of the maneuver).
+// ---- the models ---------------------------------------------------------------------------------
+// One traits type per model: its batch traits (physics/batch_view.h), parameter struct, HMMWV
+// preset and default step, the Monte Carlo scatter of per-vehicle parameter sets, and one
+// derivative evaluation on the counting scalar. `draw(salt)` gives a deterministic value in
+// [-1, 1) per vehicle and salt.
+
+struct StrutBench {
+  using Model = StrutModel;
+  template <class T>
+  using Params = VehicleParams<T>;
+  static constexpr VehicleModel kModel = VehicleModel::Strut;
+  static constexpr bool kHasSimd = true;  // CPU: SIMD lanes (host/strut_lanes.h) and the scalar path
+  static constexpr const char* kScatter = "mass +-5 %, CG height +-5 %, wheel rates +-10 %, friction +-10 %";
+  static constexpr const char* kSteerMeaning = "road-wheel angle = steer x max_steer";
+  static constexpr const char* kSteerShort = "";  // the log's headline: the usual meaning
+
+  static Params<double> preset() { return hmmwv_params(); }
+  static double default_step(const Params<double>& p) { return strut_default_step(p); }
+  template <class Draw>
+  static void scatter(Params<double>& p, const Draw& draw) {
+    p.total_mass *= 1.0 + 0.05 * draw(1);
+    p.cg_height *= 1.0 + 0.05 * draw(2);
+    p.wheel_rate_front *= 1.0 + 0.1 * draw(3);
+    p.wheel_rate_rear *= 1.0 + 0.1 * draw(4);
+    p.tire.mu *= 1.0 + 0.1 * draw(5);
+    finalize_vehicle_params(p);
+  }
+  // Operations of one strut_derivative (no diagnostics); the environment's setup is not counted.
+  static OpCounts count_derivative(const Params<Counted>& p, const TerrainDesc<Counted>& terrain, Counted origin_x,
+                                   Counted origin_y, DriverInput<Counted> input, const Counted* s, Counted* ds) {
+    const StrutEnvironment<Counted> env(p, &terrain, origin_x, origin_y, input);
+    bench_ops::tally() = OpCounts{};
+    strut_derivative(p, env, input, s, ds, static_cast<StrutDiagnostics<Counted>*>(nullptr));
+    return bench_ops::tally();
+  }
+};
+
+struct CeBench {
+  using Model = CeModel;
+  template <class T>
+  using Params = CeParams<T>;
+  static constexpr VehicleModel kModel = VehicleModel::Ce;
+  static constexpr bool kHasSimd = false;  // ce runs the scalar code on the CPU (cpu_simd is ignored)
+  static constexpr const char* kScatter =
+      "chassis mass +-5 %, chassis COM height (chassis_com.z) +-5 %, front/rear spring rates +-10 %, friction +-10 %";
+  static constexpr const char* kSteerMeaning =
+      "Pitman arm angle = steer x max_steer (ce's max_steer is the Pitman angle, not the road-wheel angle)";
+  static constexpr const char* kSteerShort = " (Pitman arm)";
+
+  static Params<double> preset() { return hmmwv_ce_params(); }
+  static double default_step(const Params<double>& p) { return ce_step_analysis(p).default_step; }
+  template <class Draw>
+  static void scatter(Params<double>& p, const Draw& draw) {
+    p.chassis_mass *= 1.0 + 0.05 * draw(1);
+    p.chassis_com.z *= 1.0 + 0.05 * draw(2);
+    p.axle[0].spring_rate *= 1.0 + 0.1 * draw(3);
+    p.axle[1].spring_rate *= 1.0 + 0.1 * draw(4);
+    p.vehicle.tire.mu *= 1.0 + 0.1 * draw(5);
+    finalize_ce_params(p);
+  }
+  // Operations of one ce_derivative (no diagnostics, no corner bodies out).
+  static OpCounts count_derivative(const Params<Counted>& p, const TerrainDesc<Counted>& terrain, Counted origin_x,
+                                   Counted origin_y, DriverInput<Counted> input, const Counted* s, Counted* ds) {
+    const CeEnvironment<Counted> env{&terrain, origin_x, origin_y};
+    bench_ops::tally() = OpCounts{};
+    ce_derivative(p, env, input, s, ds);
+    return bench_ops::tally();
+  }
+};
+
+// Operation counts of a model at a representative state (after 2 s of the maneuver).
 struct OpProfile {
-  OpCounts derivative;  // one strut_derivative (no diagnostics)
+  OpCounts derivative;  // one derivative (no diagnostics)
   OpCounts step;        // one outer step inside run_vehicle (4 derivatives + RK4 + checks + metrics)
   OpCounts launch;      // per call of run_vehicle, independent of the step count
 };
 
-OpProfile count_strut_ops() {
-  const VehicleParams<double> p = hmmwv_params();
+template <class M>
+OpProfile count_ops(const typename M::template Params<double>& p, double step) {
+  using Model = typename M::Model;
+  constexpr int kSize = Model::kStateSize;
   BatchOptions options;
   options.backend = BackendKind::Cpu;
   options.precision = Precision::Fp64;
-  options.step = strut_default_step(p);
+  options.step = step;
   options.cpu_threads = 1;
   Batch batch({p}, 1, TerrainSpec{}, options);
   InitialCondition ic;
@@ -177,21 +262,20 @@ OpProfile count_strut_ops() {
   const std::vector<double> state = batch.state();
   const std::vector<double> origin = batch.origins();
 
+  using ParamsC = typename M::template Params<Counted>;
+  using ParamsD = typename M::template Params<double>;
   static_assert(sizeof(Counted) == sizeof(double) && std::is_trivially_copyable<Counted>::value, "Counted");
-  static_assert(sizeof(VehicleParams<Counted>) == sizeof(VehicleParams<double>), "layout");
-  VehicleParams<Counted> pc;
+  static_assert(sizeof(ParamsC) == sizeof(ParamsD) && std::is_trivially_copyable<ParamsC>::value, "layout");
+  ParamsC pc;
   std::memcpy(static_cast<void*>(&pc), static_cast<const void*>(&p), sizeof(pc));
   const TerrainDesc<Counted> terrain = default_terrain_desc<Counted>();
 
   OpProfile profile;
   {
-    Counted s[kStrutStateSize], ds[kStrutStateSize];
-    for (int j = 0; j < kStrutStateSize; ++j) s[j] = state[j];
+    Counted s[kSize], ds[kSize];
+    for (int j = 0; j < kSize; ++j) s[j] = state[j];
     const DriverInput<Counted> input = clamped(DriverInput<Counted>{kSteer, kThrottle, kBrake});
-    const StrutEnvironment<Counted> env(pc, &terrain, origin[0], origin[1], input);
-    bench_ops::tally() = OpCounts{};
-    strut_derivative(pc, env, input, s, ds, static_cast<StrutDiagnostics<Counted>*>(nullptr));
-    profile.derivative = bench_ops::tally();
+    profile.derivative = M::count_derivative(pc, terrain, origin[0], origin[1], input, s, ds);
   }
   // run_vehicle with 1 and with 2 steps: the difference is one step, the rest per launch.
   OpCounts runs[2];
@@ -200,7 +284,7 @@ OpProfile count_strut_ops() {
     std::vector<Counted> inputs{kSteer, kThrottle, kBrake}, metrics(kMetricCount, Counted(0.0));
     metrics[metric::first_liftoff_time] = metrics[metric::diverged_time] = Counted(-1.0);
     int step_count = 0, status = kStatusRunning;
-    StrutBatchView<Counted> view{};
+    BatchView<Model, Counted> view{};
     view.vehicle_count = 1;
     view.params = &pc;
     view.param_count = 1;
@@ -226,8 +310,8 @@ OpProfile count_strut_ops() {
 // state and metrics in and out, origin in and out, the three inputs, step count and status in and out.
 // The parameter struct is read too, from L1/L2 when all vehicles share it (reported separately).
 template <class T>
-double kernel_bytes_per_launch() {
-  return double((2 * kStrutStateSize + 2 * kMetricCount + 2 * 2 + 3) * sizeof(T) + 2 * 2 * sizeof(int));
+double kernel_bytes_per_launch(int state_size) {
+  return double((2 * state_size + 2 * kMetricCount + 2 * 2 + 3) * sizeof(T) + 2 * 2 * sizeof(int));
 }
 
 struct Floor {
@@ -238,10 +322,10 @@ struct Floor {
   double floor_weighted() const { return std::min(compute_weighted, memory); }
 };
 
-Floor cuda_floor(const OpProfile& ops, Precision precision, int steps_per_launch, double hbm) {
+Floor cuda_floor(const OpProfile& ops, int state_size, Precision precision, int steps_per_launch, double hbm) {
   const bool fp32 = precision == Precision::Fp32;
   const double peak = fp32 ? kPeakFp32 : kPeakFp64;
-  const double bytes = fp32 ? kernel_bytes_per_launch<float>() : kernel_bytes_per_launch<double>();
+  const double bytes = fp32 ? kernel_bytes_per_launch<float>(state_size) : kernel_bytes_per_launch<double>(state_size);
   const double s = std::max(1, steps_per_launch);
   Floor f;
   f.compute = peak / (flops(ops.step) + flops(ops.launch) / s);
@@ -322,37 +406,23 @@ double median(std::vector<double> v) {
 }
 
 // One parameter set per vehicle, scattered around the preset like a Monte Carlo study's draws
-// (deterministic, so every run measures the same batch): mass +-5 %, CG height +-5 %, wheel rates
-// +-10 %, friction +-10 %.
-std::vector<VehicleParams<double>> scattered_params(const VehicleParams<double>& preset, int vehicles) {
-  std::vector<VehicleParams<double>> sets(static_cast<size_t>(vehicles), preset);
+// (deterministic, so every run measures the same batch; which fields and how far: M::kScatter).
+template <class M>
+std::vector<typename M::template Params<double>> scattered_params(const typename M::template Params<double>& preset,
+                                                                  int vehicles) {
+  std::vector<typename M::template Params<double>> sets(static_cast<size_t>(vehicles), preset);
   for (int v = 0; v < vehicles; ++v) {
     const auto draw = [v](double salt) {  // in [-1, 1)
       const double x = std::sin(12.9898 * (v + 1) + 78.233 * salt) * 43758.5453;
       return 2.0 * (x - std::floor(x)) - 1.0;
     };
-    VehicleParams<double>& p = sets[static_cast<size_t>(v)];
-    p.total_mass *= 1.0 + 0.05 * draw(1);
-    p.cg_height *= 1.0 + 0.05 * draw(2);
-    p.wheel_rate_front *= 1.0 + 0.1 * draw(3);
-    p.wheel_rate_rear *= 1.0 + 0.1 * draw(4);
-    p.tire.mu *= 1.0 + 0.1 * draw(5);
-    finalize_vehicle_params(p);
+    M::scatter(sets[static_cast<size_t>(v)], draw);
   }
   return sets;
 }
 
-RunResult measure(const RunSpec& spec, const VehicleParams<double>& p, double min_wall_seconds) {
-  BatchOptions options;
-  options.backend = spec.backend;
-  options.precision = spec.precision;
-  options.step = strut_default_step(p);
-  options.substeps = 1;
-  options.requery_contact = true;
-  options.cpu_threads = spec.backend == BackendKind::Cpu ? spec.threads : 0;
-  options.cpu_simd = spec.simd;
-  Batch batch(spec.per_vehicle_params ? scattered_params(p, spec.vehicles) : std::vector<VehicleParams<double>>{p},
-              spec.vehicles, TerrainSpec{}, options);
+// Times batch.step(k) + synchronize() chunks of a fresh batch (see the file comment).
+RunResult time_batch(Batch& batch, const RunSpec& spec, double min_wall_seconds) {
   InitialCondition ic;
   ic.speed = kSpeed;
   batch.set_initial_conditions({ic});
@@ -380,7 +450,7 @@ RunResult measure(const RunSpec& spec, const VehicleParams<double>& p, double mi
   RunResult r;
   r.spec = spec;
   r.device = batch.device_name();
-  r.step = options.step;
+  r.step = batch.options().step;
   r.steps_per_chunk = k;
   std::vector<double> rates;
   while (r.wall_seconds < min_wall_seconds || rates.size() < 3) {
@@ -396,6 +466,59 @@ RunResult measure(const RunSpec& spec, const VehicleParams<double>& p, double mi
   r.rate_max = *std::max_element(rates.begin(), rates.end());
   for (int s : batch.status()) r.diverged += s != kStatusRunning;
   return r;
+}
+
+template <class M>
+RunResult measure(const RunSpec& spec, const typename M::template Params<double>& p, double step,
+                  double min_wall_seconds) {
+  BatchOptions options;
+  options.backend = spec.backend;
+  options.precision = spec.precision;
+  options.step = step;
+  options.substeps = 1;
+  options.requery_contact = true;
+  options.cpu_threads = spec.backend == BackendKind::Cpu ? spec.threads : 0;
+  options.cpu_simd = spec.simd;
+  Batch batch(spec.per_vehicle_params ? scattered_params<M>(p, spec.vehicles)
+                                      : std::vector<typename M::template Params<double>>{p},
+              spec.vehicles, TerrainSpec{}, options);
+  return time_batch(batch, spec, min_wall_seconds);
+}
+
+// Everything the shared plan/measure/JSON code needs to know of a model, with its preset bound.
+struct BenchModel {
+  std::string name;          // "strut", "ce"
+  bool has_simd = false;     // CPU SIMD lane path
+  int state_size = 0;        // scalars per vehicle
+  size_t params_bytes_fp32 = 0, params_bytes_fp64 = 0;
+  double step = 0.0;         // [s] the preset's default step
+  std::string scatter;       // the per-vehicle parameter scatter, in words
+  std::string steer_meaning;  // what the normalized steer input sets (JSON)
+  std::string steer_short;    // the same for the log's headline
+  std::function<RunResult(const RunSpec&, double)> measure;  // (spec, min_wall_seconds)
+  std::function<OpProfile()> count_ops;
+};
+
+template <class M>
+BenchModel bench_model() {
+  using Params = typename M::template Params<double>;
+  const Params params = M::preset();
+  BenchModel m;
+  m.name = model_name(M::kModel);
+  m.has_simd = M::kHasSimd;
+  m.state_size = M::Model::kStateSize;
+  m.params_bytes_fp32 = sizeof(typename M::template Params<float>);
+  m.params_bytes_fp64 = sizeof(Params);
+  m.step = M::default_step(params);
+  m.scatter = M::kScatter;
+  m.steer_meaning = M::kSteerMeaning;
+  m.steer_short = M::kSteerShort;
+  const double step = m.step;
+  m.measure = [params, step](const RunSpec& spec, double min_wall) {
+    return measure<M>(spec, params, step, min_wall);
+  };
+  m.count_ops = [params, step] { return count_ops<M>(params, step); };
+  return m;
 }
 
 std::string fmt(double v, int precision = 3) {
@@ -431,6 +554,11 @@ bool parse_two_way(const std::vector<std::string>& names, const char* what, std:
 
 int run_bench_job(const BenchConfig& config, std::ostream& log) {
   // ---- validate -----------------------------------------------------------------------------
+  std::vector<VehicleModel> models;
+  if (!parse_two_way(std::vector<std::string>{config.model}, "model", {"strut", VehicleModel::Strut},
+                     {"ce", VehicleModel::Ce}, models, log)) {
+    return 2;
+  }
   bool want_cpu = false, want_cuda = false;
   for (const std::string& b : config.backends) {
     if (b == "cpu") want_cpu = true;
@@ -487,6 +615,25 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
     return 2;
   }
 
+  BenchModel model;
+  try {
+    model = models[0] == VehicleModel::Ce ? bench_model<CeBench>() : bench_model<StrutBench>();
+  } catch (const std::exception& e) {
+    log << "fleetdyn bench: " << model_name(models[0]) << " preset failed: " << e.what() << "\n";
+    return 1;
+  }
+  // A model without a SIMD lane path (ce) runs its scalar path once, whichever paths were asked.
+  std::string cpu_paths_note;
+  if (!model.has_simd && want_cpu) {
+    const bool asked_scalar = std::find(cpu_paths.begin(), cpu_paths.end(), false) != cpu_paths.end();
+    cpu_paths_note = "the " + model.name +
+                     " model has no SIMD lane path on the CPU (BatchOptions::cpu_simd is ignored): only its scalar "
+                     "path is measured" +
+                     (asked_scalar ? std::string() : std::string(", although only simd was asked for"));
+    if (!asked_scalar) log << "fleetdyn bench: " << cpu_paths_note << "\n";
+    cpu_paths.assign(1, false);
+  }
+
   // ---- plan -----------------------------------------------------------------------------------
   std::string cuda_why;
   const bool cuda = cuda_available(&cuda_why);
@@ -506,12 +653,11 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
         for (int n : cuda_sizes) plan.push_back({BackendKind::Cuda, prec, 0, n, per_vehicle, false});
   }
 
-  const VehicleParams<double> params = hmmwv_params();
-  const double step = strut_default_step(params);
+  const double step = model.step;
   const std::string cpu = cpu_model();
 
   json doc;
-  doc["schema"] = "fleetdyn-bench-strut/1";
+  doc["schema"] = "fleetdyn-bench-" + model.name + "/1";
   doc["machine"] = machine;
   doc["host"] = host;
   doc["cpu_model"] = cpu;
@@ -534,7 +680,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
   doc["fleetdyn"]["compiler"] = __VERSION__;
 #endif
   doc["cuda"] = {{"available", cuda}, {cuda ? "device" : "reason", cuda_why}};
-  doc["scenario"] = {{"model", "strut"},
+  doc["scenario"] = {{"model", model.name},
                      {"vehicle", "hmmwv"},
                      {"terrain", "flat"},
                      {"initial_speed_mps", kSpeed},
@@ -544,19 +690,24 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
                      {"step_s", step},
                      {"substeps", 1},
                      {"requery_contact", true},
-                     {"per_vehicle_params", "mass +-5 %, CG height +-5 %, wheel rates +-10 %, friction +-10 %"}};
+                     {"per_vehicle_params", model.scatter}};
+  // strut's file keeps its original content; the other models say what the steer input means.
+  if (model.name != "strut") doc["scenario"]["steer_input"] = model.steer_meaning;
   doc["method"] = {{"min_wall_seconds", config.min_wall_seconds},
                    {"warmup", "chunk length doubled until one chunk (step(k) + synchronize) takes min_wall_seconds/8"},
                    {"statistic", "median over timed chunks (at least 3, until min_wall_seconds)"}};
+  if (!cpu_paths_note.empty()) doc["method"]["cpu_paths"] = cpu_paths_note;
 
   // ---- floor ----------------------------------------------------------------------------------
   OpProfile ops;
   try {
-    ops = count_strut_ops();
+    ops = model.count_ops();
   } catch (const std::exception& e) {
     log << "fleetdyn bench: operation count failed: " << e.what() << "\n";
     return 1;
   }
+  const double bytes_fp32 = kernel_bytes_per_launch<float>(model.state_size);
+  const double bytes_fp64 = kernel_bytes_per_launch<double>(model.state_size);
   {
     json f;
     f["method"] = "instrumented: the templated physics run on a counting scalar (source-level operations, "
@@ -569,12 +720,11 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
     f["assumed_device"] = "NVIDIA H100 SXM (H200: same FLOP/s, 4.8 TB/s)";
     f["peak_flop_per_s"] = {{"fp32", kPeakFp32}, {"fp64", kPeakFp64}};
     f["hbm_bytes_per_s"] = kHbmH100;
-    f["kernel_bytes_per_vehicle_per_launch"] = {{"fp32", kernel_bytes_per_launch<float>()},
-                                                {"fp64", kernel_bytes_per_launch<double>()}};
-    f["params_bytes"] = {{"fp32", sizeof(VehicleParams<float>)}, {"fp64", sizeof(VehicleParams<double>)}};
+    f["kernel_bytes_per_vehicle_per_launch"] = {{"fp32", bytes_fp32}, {"fp64", bytes_fp64}};
+    f["params_bytes"] = {{"fp32", model.params_bytes_fp32}, {"fp64", model.params_bytes_fp64}};
     f["steps_per_launch"] = kFloorSteps;
     for (Precision prec : {Precision::Fp32, Precision::Fp64}) {
-      const Floor fl = cuda_floor(ops, prec, kFloorSteps, kHbmH100);
+      const Floor fl = cuda_floor(ops, model.state_size, prec, kFloorSteps, kHbmH100);
       f[precision_name(prec)] = {{"compute_floor_vehicle_steps_per_s", fl.compute},
                                  {"compute_floor_weighted_vehicle_steps_per_s", fl.compute_weighted},
                                  {"memory_floor_vehicle_steps_per_s", fl.memory},
@@ -588,15 +738,15 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
 
   // ---- run ------------------------------------------------------------------------------------
   if (!config.quiet) {
-    log << "fleetdyn bench: strut model, HMMWV, flat ground, " << kSpeed << " m/s, steer " << kSteer << ", throttle "
-        << kThrottle << ", step " << step * 1e3 << " ms, 1 substep, contact re-query on\n"
+    log << "fleetdyn bench: " << model.name << " model, HMMWV, flat ground, " << kSpeed << " m/s, steer " << kSteer
+        << model.steer_short << ", throttle " << kThrottle << ", step " << step * 1e3
+        << " ms, 1 substep, contact re-query on\n"
         << "machine " << machine << " (host " << host << "), " << cpu << ", " << hardware << " logical CPUs; CUDA: "
         << cuda_why << "\n"
         << "floor (H100 SXM: " << kPeakFp32 / 1e12 << "/" << kPeakFp64 / 1e12 << " TFLOP/s fp32/fp64, "
         << kHbmH100 / 1e12 << " TB/s): " << flops(ops.step) << " FLOP per vehicle-step ("
         << flops(ops.derivative) << " per derivative; weighted " << weighted_flops(ops.step) << "), "
-        << kernel_bytes_per_launch<float>() << "/" << kernel_bytes_per_launch<double>()
-        << " B per vehicle per launch (fp32/fp64)\n";
+        << bytes_fp32 << "/" << bytes_fp64 << " B per vehicle per launch (fp32/fp64)\n";
   }
   if (want_cuda && !cuda) log << "fleetdyn bench: cuda skipped: " << cuda_why << "\n";
   log << std::left << std::setw(11) << "backend" << std::setw(6) << "prec" << std::setw(12) << "params" << std::right << std::setw(4) << "thr"
@@ -609,7 +759,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
   for (const RunSpec& spec : plan) {
     RunResult r;
     try {
-      r = measure(spec, params, config.min_wall_seconds);
+      r = model.measure(spec, config.min_wall_seconds);
     } catch (const std::exception& e) {
       log << "fleetdyn bench: " << backend_name(spec.backend) << " " << precision_name(spec.precision) << " "
           << spec.vehicles << " vehicles failed: " << e.what() << "\n";
@@ -623,7 +773,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
     }
     const bool is_cpu = spec.backend == BackendKind::Cpu;
     const double sim = r.rate_median * r.step;
-    json e = {{"model", "strut"},
+    json e = {{"model", model.name},
               {"backend", backend_name(spec.backend)},
               {"precision", precision_name(spec.precision)},
               {"device", r.device},
@@ -650,7 +800,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
       per_core = fmt_rate(sim / spec.threads);
     } else {
       const double hbm = hbm_for_device(r.device);
-      const Floor fl = cuda_floor(ops, spec.precision, r.steps_per_chunk, hbm);
+      const Floor fl = cuda_floor(ops, model.state_size, spec.precision, r.steps_per_chunk, hbm);
       e["floor"] = {{"steps_per_launch", r.steps_per_chunk},
                     {"hbm_bytes_per_s", hbm},
                     {"compute_floor_vehicle_steps_per_s", fl.compute},
@@ -678,7 +828,7 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
 
   // ---- write ----------------------------------------------------------------------------------
   const std::filesystem::path dir(config.out_dir.empty() ? std::string(".") : config.out_dir);
-  const std::filesystem::path path = dir / (machine + "-strut.json");
+  const std::filesystem::path path = dir / (machine + "-" + model.name + ".json");
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   std::ofstream out(path);

@@ -18,6 +18,7 @@
 #include "fleetdyn/ce_fields.h"
 #include "fleetdyn/physics/metrics.h"
 #include "fleetdyn/vehicle.h"
+#include "host/model_params.h"
 #include "host/params_job.h"
 #include "host/progress.h"
 #include "host/run_job.h"
@@ -342,28 +343,34 @@ TEST(Progress, Formatting) {
   EXPECT_TRUE(contains(format_progress_line(0.0, 0.0, 6.0, -1.0, -1.0), "ETA --"));
 }
 
-// `fleetdyn params`: every overridable parameter appears once, with the preset's value; an
-// unknown preset is bad input.
+// `fleetdyn params`: every overridable parameter of the model appears once, with the preset's
+// value; an unknown model or preset is bad input.
 TEST(ParamsCommand, ListsEveryOverridableParameterWithItsPresetValue) {
-  std::ostringstream out, err;
-  ASSERT_EQ(params_command("hmmwv", out, err), kExitOk);
-  const std::string text = out.str();
-  const VehicleParams<double> p = hmmwv_params();
-  for (const auto& f : vehicle_param_fields()) {
-    const std::string name = f.name;
-    const size_t at = text.find("\n" + name + " ");
-    ASSERT_NE(at, std::string::npos) << name;
-    // The value is the last token before the range "[min, max]" (units may be two words).
-    const std::string row = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
-    const std::string before_range = row.substr(0, row.find('['));
-    const size_t end = before_range.find_last_not_of(' ');
-    const size_t begin = before_range.find_last_of(' ', end) + 1;
-    const double value = std::stod(before_range.substr(begin, end - begin + 1));
-    EXPECT_NEAR(value, vehicle_param(p, name), 1e-5 * std::fabs(vehicle_param(p, name)) + 1e-12) << name;
+  for (const char* model : {"strut", "ce"}) {
+    std::ostringstream out, err;
+    ASSERT_EQ(params_command(model, "hmmwv", out, err), kExitOk) << err.str();
+    const std::string text = out.str();
+    const ModelParams p = model_preset(parse_model(model), "hmmwv");
+    for (const auto& f : model_param_fields(p.model)) {
+      const std::string name = f.name;
+      const size_t at = text.find("\n" + name + " ");
+      ASSERT_NE(at, std::string::npos) << model << " " << name;
+      // The value is the last token before the range "[min, max]" (units may be two words).
+      const std::string row = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+      const std::string before_range = row.substr(0, row.find('['));
+      const size_t end = before_range.find_last_not_of(' ');
+      const size_t begin = before_range.find_last_of(' ', end) + 1;
+      const double value = std::stod(before_range.substr(begin, end - begin + 1));
+      const double expected = model_param(p, name);
+      EXPECT_NEAR(value, expected, 1e-5 * std::fabs(expected) + 1e-12) << model << " " << name;
+    }
   }
   std::ostringstream out2, err2;
-  EXPECT_EQ(params_command("tank", out2, err2), kExitBadInput);
+  EXPECT_EQ(params_command("strut", "tank", out2, err2), kExitBadInput);
   EXPECT_NE(err2.str().find("unknown vehicle preset 'tank'"), std::string::npos);
+  std::ostringstream out3, err3;
+  EXPECT_EQ(params_command("dof14", "hmmwv", out3, err3), kExitBadInput);
+  EXPECT_NE(err3.str().find("unknown model 'dof14'"), std::string::npos);
 }
 
 }  // namespace

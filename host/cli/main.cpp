@@ -1,9 +1,9 @@
 // The fleetdyn command-line tool:
 //   fleetdyn run [SCENARIO] [--out DIR] [--vehicles N] [--backend auto|cpu|cuda]
 //                [--precision fp32|fp64] [--threads N] [--quiet]
-//   fleetdyn bench [--sizes 1,100,...] [--backends cpu,cuda] [--precisions fp32,fp64]
+//   fleetdyn bench [--model strut|ce] [--sizes 1,100,...] [--backends cpu,cuda] [--precisions fp32,fp64]
 //                  [--threads 1,2] [--min-time S] [--out DIR] [--machine NAME] [--quiet]
-//   fleetdyn params [--preset NAME]
+//   fleetdyn params [--model strut|ce] [--preset NAME]
 //   fleetdyn kinematics [--preset hmmwv] [--from M --to M --step M] [--steer RAD] [--out FILE] [--plot]
 //   fleetdyn --version
 // Exit codes: 0 ok, 1 runtime failure, 2 bad input (scenario or command line).
@@ -44,6 +44,9 @@ int main(int argc, char** argv) {
   // ---- bench --------------------------------------------------------------------------------
   BenchConfig bench;
   CLI::App* bench_cmd = app.add_subcommand("bench", "Measure throughput over batch sizes, backends and precisions");
+  bench_cmd->add_option("--model", bench.model, "Vehicle model: strut, or ce (scalar CPU path only)")
+      ->check(CLI::IsMember({"strut", "ce"}))
+      ->capture_default_str();
   bench_cmd->add_option("--sizes", bench.sizes, "Vehicles per batch, comma separated")->delimiter(',')->capture_default_str();
   bench_cmd->add_option("--backends", bench.backends, "Backends, comma separated")
       ->delimiter(',')
@@ -73,9 +76,11 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--quiet,-q", bench.quiet, "Print less");
 
   // ---- params --------------------------------------------------------------------------------
-  std::string params_preset = "hmmwv";
+  std::string params_preset = "hmmwv", params_model = "strut";
   CLI::App* params_cmd =
       app.add_subcommand("params", "List the vehicle parameters a scenario can override or sweep, with units and ranges");
+  params_cmd->add_option("--model", params_model, "Vehicle model whose parameters to list (strut, ce)")
+      ->capture_default_str();
   params_cmd->add_option("--preset", params_preset, "Preset whose values to show")->capture_default_str();
 
   // ---- kinematics ----------------------------------------------------------------------------
@@ -109,7 +114,7 @@ int main(int argc, char** argv) {
     run.progress = ::isatty(STDERR_FILENO) != 0;
     return run_command(run, std::cout, std::cerr);
   }
-  if (*params_cmd) return params_command(params_preset, std::cout, std::cerr);
+  if (*params_cmd) return params_command(params_model, params_preset, std::cout, std::cerr);
   if (*kin_cmd) {
     if (kin_out_opt->count() > 0) kin.out = kin_out;
     return kinematics_command(kin, std::cout, std::cerr);
