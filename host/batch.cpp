@@ -4,7 +4,10 @@
 #include <cmath>
 #include <string>
 
+#include <algorithm>
+#include <exception>
 #include <map>
+#include <thread>
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/error.h"
@@ -326,36 +329,75 @@ void Batch::set_initial_conditions(const std::vector<InitialCondition>& initial)
   b.check_length(initial, "initial conditions");
   const int n = b.vehicle_count;
   const int size = b.state_size();
-  std::vector<double> state(static_cast<size_t>(size) * n), origin(2 * static_cast<size_t>(n));
-  // ce: one Newton rest state (~0.2 ms) per vehicle; with one shared parameter set, one per
-  // distinct speed (kept only then: per-vehicle sets would keep a state per vehicle for nothing).
-  std::map<double, std::vector<double>> ce_rest_by_speed;
-  std::vector<double> s(size);
-  for (int v = 0; v < n; ++v) {
-    const InitialCondition& ic = initial[initial.size() == 1 ? 0 : v];
+  const auto condition = [&initial](int v) -> const InitialCondition& { return initial[initial.size() == 1 ? 0 : v]; };
+  for (int v = 0; v < static_cast<int>(initial.size()); ++v) {
+    const InitialCondition& ic = initial[static_cast<size_t>(v)];
     if (!std::isfinite(ic.x) || !std::isfinite(ic.y) || !std::isfinite(ic.yaw) || !std::isfinite(ic.speed)) {
       throw Error("initial conditions: vehicle " + std::to_string(v) + " has a non-finite value");
     }
-    double ox, oy;
-    if (b.model == VehicleModel::Strut) {
-      strut_initial_state(b.params_of(v), b.terrain.desc, ic.x, ic.y, ic.yaw, ic.speed, s.data(), &ox, &oy);
-    } else {
-      const CeParams<double>& p = b.ce_params_of(v);
-      const bool shared = b.ce_params.size() == 1;
-      std::vector<double> solved;
-      std::vector<double>& rest = shared ? ce_rest_by_speed[ic.speed] : solved;
+  }
+  // ce starts from a Newton rest state (~0.2 ms each): with one shared parameter set, one per
+  // distinct speed, solved here; with per-vehicle sets, one per vehicle, solved in parallel below.
+  const bool ce = b.model == VehicleModel::Ce;
+  const bool ce_shared = ce && b.ce_params.size() == 1;
+  std::map<double, std::vector<double>> ce_rest_by_speed;
+  if (ce_shared) {
+    for (int v = 0; v < static_cast<int>(initial.size()); ++v) {
+      std::vector<double>& rest = ce_rest_by_speed[initial[static_cast<size_t>(v)].speed];
       if (rest.empty()) {
         try {
-          rest = ce_rest_state(p, ic.speed);
+          rest = ce_rest_state(b.ce_params[0], initial[static_cast<size_t>(v)].speed);
         } catch (const Error& e) {
           throw Error("initial conditions: vehicle " + std::to_string(v) + ": " + e.what());
         }
       }
-      s = ce_place_on_terrain(p, rest, b.terrain.desc, ic.x, ic.y, ic.yaw, &ox, &oy);
     }
-    for (int j = 0; j < size; ++j) state[static_cast<size_t>(j) * n + v] = s[j];
-    origin[v] = ox;
-    origin[n + v] = oy;
+  }
+  std::vector<double> state(static_cast<size_t>(size) * n), origin(2 * static_cast<size_t>(n));
+  // Vehicles [first, last): each writes only its own columns.
+  const auto place = [&](int first, int last) {
+    std::vector<double> s(size);
+    for (int v = first; v < last; ++v) {
+      const InitialCondition& ic = condition(v);
+      double ox, oy;
+      if (!ce) {
+        strut_initial_state(b.params_of(v), b.terrain.desc, ic.x, ic.y, ic.yaw, ic.speed, s.data(), &ox, &oy);
+      } else {
+        const CeParams<double>& p = b.ce_params_of(v);
+        try {
+          const std::vector<double> rest = ce_shared ? ce_rest_by_speed.at(ic.speed) : ce_rest_state(p, ic.speed);
+          s = ce_place_on_terrain(p, rest, b.terrain.desc, ic.x, ic.y, ic.yaw, &ox, &oy);
+        } catch (const Error& e) {
+          throw Error("initial conditions: vehicle " + std::to_string(v) + ": " + e.what());
+        }
+      }
+      for (int j = 0; j < size; ++j) state[static_cast<size_t>(j) * n + v] = s[j];
+      origin[v] = ox;
+      origin[n + v] = oy;
+    }
+  };
+  const int hardware = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = ce && !ce_shared && n >= 64 ? std::min(n / 32, b.options.cpu_threads > 0 ? b.options.cpu_threads : hardware) : 1;
+  if (threads <= 1) {
+    place(0, n);
+  } else {
+    // The first failure by vehicle order is reported, whatever the thread timing.
+    std::vector<std::exception_ptr> failure(static_cast<size_t>(threads));
+    std::vector<std::thread> workers;
+    for (int w = 0; w < threads; ++w) {
+      workers.emplace_back([&, w] {
+        try {
+          place(static_cast<int>(static_cast<long long>(n) * w / threads),
+                static_cast<int>(static_cast<long long>(n) * (w + 1) / threads));
+        } catch (...) {
+          failure[static_cast<size_t>(w)] = std::current_exception();
+        }
+      });
+    }
+    for (std::thread& t : workers) t.join();
+    for (const std::exception_ptr& e : failure) {
+      if (e) std::rethrow_exception(e);
+    }
   }
   b.typed->set_vehicles(state, origin);
 }

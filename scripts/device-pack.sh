@@ -12,4 +12,5 @@ cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLEETDYN_CUDA=O
 cmake --build build-device -j "$(nproc 2>/dev/null || echo 2)"
 "$pack_tool" .device build-device/fleetdyn build-device/bench/fleetdyn_bench \
   build-device/tests/test_backend_parity build-device/tests/test_strut_static build-device/tests/test_strut_dynamics \
-  build-device/tests/test_strut_energy build-device/tests/test_strut_integrator
+  build-device/tests/test_strut_energy build-device/tests/test_strut_integrator \
+  build-device/tests/test_ce_batch build-device/tests/test_ce_dynamics

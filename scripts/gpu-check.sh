@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run on the lent GPU machine from the repository root, after scripts/device-pack.sh here:
-# the CUDA parity tests, the physics tests (CPU, as a sanity check of the packed build), a GPU
-# run of the default scenario, and `fleetdyn bench` on CUDA and CPU. Results go to $OUT (the
+# the CUDA parity tests of both models (strut: test_backend_parity; ce: test_ce_batch, issue 3
+# reference 8), the physics tests (CPU, as a sanity check of the packed build), GPU runs of the
+# default scenarios, and `fleetdyn bench` on CUDA and CPU for strut and ce. Results go to $OUT (the
 # device tool brings them back) or to bench/results/ when $OUT is unset.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -10,15 +11,20 @@ mkdir -p "$out"
 run() { echo "== $*"; .device/run "$@"; echo "== exit $?"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 | tee "$out/gpu.txt"
 run test_backend_parity --gtest_output=json:"$out/test_backend_parity.json" 2>&1 | tail -25
-for t in test_strut_static test_strut_dynamics test_strut_energy test_strut_integrator; do
+run test_ce_batch --gtest_output=json:"$out/test_ce_batch.json" 2>&1 | tail -25
+for t in test_strut_static test_strut_dynamics test_strut_energy test_strut_integrator test_ce_dynamics; do
   run "$t" 2>&1 | tail -3
 done
 run fleetdyn run scenarios/default.yaml --backend cuda --precision fp32 --vehicles 100000 --out "$out/run-cuda" 2>&1 | tail -6
+run fleetdyn run scenarios/ce_step_steer.yaml --backend cuda --precision fp32 --vehicles 100000 --out "$out/run-cuda-ce" 2>&1 | tail -6
 machine=${MACHINE:-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ' ' '-' | tr -cd 'A-Za-z0-9_.-')}
 machine=${machine:-gpu}
 cpus=$(nproc 2>/dev/null || echo 1)
 # CUDA up to a million vehicles; the host CPU of the GPU machine with 1 thread and all of them.
 run fleetdyn bench --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1,100,10000,100000,1000000 2>&1 | tail -14
 run fleetdyn bench --machine "$machine-host-cpu" --out "$out" --backends cpu --threads "1,$cpus" 2>&1 | tail -20
+# ce (issue 3 target: >= 330 000 vehicles in real time in fp32 at its 2 ms step).
+run fleetdyn bench --model ce --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1000,100000,1000000 \
+  2>&1 | tail -14
 run fleetdyn_bench --benchmark_filter='cuda|derivative|step/' --benchmark_out="$out/$machine-gbench-strut.json" \
   --benchmark_out_format=json 2>&1 | tail -12

@@ -180,6 +180,23 @@ TEST(CeBatch, VehicleResultIndependentOfBatchAndThreads) {
   for (int m = 0; m < kMetricCount; ++m) EXPECT_EQ(ma[m], mc[static_cast<size_t>(m) * n + probe]) << "metric " << m;
 }
 
+// Per-vehicle parameter sets: the rest states are solved in parallel, and the placed vehicles
+// are bitwise those placed one by one on a single thread.
+TEST(CeBatch, ParallelRestStatesEqualSerialOnes) {
+  const int n = 100;
+  const std::vector<CeParams<double>> params = varied_ce_params(n);
+  BatchOptions options = ce_options();
+  Batch parallel(params, n, TerrainSpec{}, options);
+  options.cpu_threads = 1;
+  Batch serial(params, n, TerrainSpec{}, options);
+  EXPECT_EQ(parallel.state(), serial.state());
+  EXPECT_EQ(parallel.origins(), serial.origins());
+  // And each is its own vehicle's rest state: vehicles 0 and n-1 have the same springs (0.8x)
+  // and chassis masses 0.9x and 1.1x, so the last sits lower.
+  const std::vector<VehicleSnapshot> snaps = parallel.snapshots();
+  EXPECT_LT(snaps[n - 1].position[2] - params[n - 1].chassis_com.z, snaps[0].position[2] - params[0].chassis_com.z);
+}
+
 // The metrics are what the trajectory shows: stepping one step at a time, the largest |roll
 // rate| read from the state, and the largest |lateral acceleration| of the chassis COM taken
 // by central differences of its world velocity (rotated into chassis axes), equal the batch's
