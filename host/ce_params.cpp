@@ -42,13 +42,32 @@ Sym3<double> arm_inertia(Vec3<double> front, Vec3<double> back, Vec3<double> bal
   return principal_inertia(e, moments);
 }
 
-// The full-droop limit: where along the way from design to the droop toggle it engages, and how
-// stiff it is. 80 % keeps the velocity-product terms moderate (the HMMWV front's grow from 1.15
-// at design to 7.3 at -0.35 rad and 300 at -0.45: docs/models/ce.md). 2e5 N m/rad holds the
-// few kN m a wheel flung outward in a rollover pulls with to ~0.02 rad, and with the aggregate's
-// inertia about its axis (~10 kg m^2) its mode (~140 rad/s) is resolved at the 2 ms default step.
+// The travel limits (docs/models/ce.md section 3, "Added: travel limits"). Droop: 80 % of the
+// way from design to the droop toggle keeps the velocity-product terms moderate (the HMMWV front's grow from 1.15
+// at design to 7.3 at -0.35 rad and 300 at -0.45). Bump: where the stop table ends (the bumper
+// is solid), before the spring mount goes over centre (spring length minimal near 1.0-1.1 rad,
+// after which a spring-length stop would let go). 1e6 N m/rad holds the ~20 kN m of a corner
+// at 8 g to ~0.02 rad; with the aggregate's inertia about its axis (10-25 kg m^2) the mode
+// (200-320 rad/s) stays well inside RK4's stability at the 2 ms default step.
 constexpr double kDroopLimitFraction = 0.8;
-constexpr double kDroopLimitStiffness = 2.0e5;
+constexpr double kTravelLimitStiffness = 1.0e6;
+
+// The LCA angle [rad] in bump where the spring is `length` long, searched from design up to where
+// the spring stops shortening (over centre); if it never gets that short, 90 % of that angle.
+double bump_limit_angle(const CornerGeometry<double>& g, double length) {
+  const TierodInner<double> fixed{g.design.tierod_inner, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+  const auto spring = [&](double angle) { return corner_pose(g, angle, fixed).spring_length; };
+  const double step = 0.005;
+  double angle = 0.0;
+  while (angle < 1.5 && spring(angle + step) < spring(angle) && spring(angle + step) > length) angle += step;
+  if (!(spring(angle + step) <= length)) return 0.9 * angle;  // over centre first
+  double inside = angle, outside = angle + step;
+  for (int it = 0; it < 60; ++it) {
+    const double mid = 0.5 * (inside + outside);
+    (spring(mid) > length ? inside : outside) = mid;
+  }
+  return inside;
+}
 
 // The LCA angle [rad] at which the linkage reaches its droop toggle (the closures stop existing),
 // by bisection on corner_pose's `assembled`, steering at its design position.
@@ -117,14 +136,17 @@ CeParams<double> make_ce_params(const SuspensionDesign& design, const VehiclePar
   p.wheel_transverse_inertia = 0.04117 + 0.4634 + 3.84;
   p.axle[0] = hmmwv_axle(true);
   p.axle[1] = hmmwv_axle(false);
-  for (int axle = 0; axle < 2; ++axle) {
-    p.axle[axle].droop_limit_lca = kDroopLimitFraction * droop_toggle_angle(p.corner[2 * axle]);
-    p.axle[axle].droop_limit_stiffness = kDroopLimitStiffness;
-  }
   p.steer_time_constant = 0.01;
   for (int k = 0; k < kStopTablePoints; ++k) {
     p.stop_table_pen[k] = vehicle.stop_table_pen[k];
     p.stop_table_force[k] = vehicle.stop_table_force[k];
+  }
+  for (int axle = 0; axle < 2; ++axle) {
+    const CornerGeometry<double>& g = p.corner[2 * axle];
+    CeAxleForces<double>& a = p.axle[axle];
+    a.droop_limit_lca = kDroopLimitFraction * droop_toggle_angle(g);
+    a.bump_limit_lca = bump_limit_angle(g, a.bump_stop_length - p.stop_table_pen[kStopTablePoints - 1]);
+    a.travel_limit_stiffness = kTravelLimitStiffness;
   }
   return p;
 }

@@ -252,11 +252,13 @@ TEST(CeBatch, LiftOffTimesOfADrop) {
 }
 
 // A vehicle that blows up is flagged, frozen at its last sane state, and the others go on
-// exactly as without it. A tire of 1e9 N/m makes the wheel hop mode far beyond RK4's stability
-// limit at 2 ms.
+// exactly as without it. Front shocks of 1e8 N s/m make a suspension mode (|lambda| ~ c MR^2 /
+// m, ~1e5 1/s) far beyond RK4's stability limit at 2 ms. (A stiff tire alone no longer does:
+// its wheel hop chatters off the ground, bounded by the travel limits.)
 CeParams<double> unstable_ce_params() {
   CeParams<double> p = hmmwv_ce_params();
-  p.vehicle.tire.vertical_stiffness = 1.0e9;
+  CeAxleForces<double>& front = p.axle[0];
+  front.shock_mid_compression = front.shock_mid_rebound = front.shock_out_compression = front.shock_out_rebound = 1.0e8;
   return p;
 }
 
@@ -359,10 +361,11 @@ TEST(CeBatch, DivergingVehicleIsIsolatedOnCuda) {
   for (double x : test::vehicle_state(mixed, 1)) EXPECT_TRUE(std::isfinite(x));
 }
 
-// The full-droop limit: it engages at 80 % of the droop toggle angle (where the closures stop
-// existing: -0.461 rad front, -0.501 rear, docs/models/ce.md), adds exactly k (limit - angle) to
-// the LCA's generalized force beyond it and nothing inside it.
-TEST(CeDroopLimit, EngagesBeyondEightyPercentOfTheToggle) {
+// The travel limits: droop at 80 % of the droop toggle angle (where the closures stop existing:
+// -0.461 rad front, -0.501 rear, docs/models/ce.md), bump where the spring is as short as the
+// bump stop table reaches (0.15 - 0.06 m: the bumper is solid). Each adds exactly -k (angle -
+// limit) to the LCA's generalized force beyond it and nothing inside.
+TEST(CeTravelLimits, EngageAtTheToggleFractionAndTheSolidBumper) {
   const CeParams<double> p = hmmwv_ce_params();
   const double toggle[2] = {-0.461, -0.501};
   for (int axle = 0; axle < 2; ++axle) {
@@ -372,21 +375,26 @@ TEST(CeDroopLimit, EngagesBeyondEightyPercentOfTheToggle) {
     const TierodInner<double> fixed{g.design.tierod_inner, {0, 0, 0}, {0, 0, 0}};
     EXPECT_TRUE(corner_pose(g, a.droop_limit_lca / 0.8 + 1e-6, fixed).assembled);
     EXPECT_FALSE(corner_pose(g, a.droop_limit_lca / 0.8 - 1e-3, fixed).assembled);
+    const double solid = a.bump_stop_length - p.stop_table_pen[kStopTablePoints - 1];
+    EXPECT_NEAR(corner_pose(g, a.bump_limit_lca, fixed).spring_length, solid, 1e-9) << "axle " << axle;
   }
   // Generalized force with and without the limit, just inside and just beyond it.
   const TerrainDesc<double> flat = default_terrain_desc<double>();
   CeParams<double> free = p;
-  free.axle[0].droop_limit_stiffness = 0.0;
+  free.axle[0].travel_limit_stiffness = 0.0;
   std::vector<double> s = ce_rest_state(p);
   s[ce::kPos + 2] += 0.5;  // lifted: no tire force
-  for (double offset : {0.01, -0.01}) {
-    s[ce::kLca + 0] = p.axle[0].droop_limit_lca + offset;
-    CeCornerBodies<double> with[kCorners], without[kCorners];
-    double ds[kCeStateSize];
-    ce_derivative(p, CeEnvironment<double>{&flat, 0.0, 0.0}, DriverInput<double>{0, 0, 0}, s.data(), ds, with);
-    ce_derivative(free, CeEnvironment<double>{&flat, 0.0, 0.0}, DriverInput<double>{0, 0, 0}, s.data(), ds, without);
-    const double expected = offset < 0 ? -offset * p.axle[0].droop_limit_stiffness : 0.0;
-    EXPECT_NEAR(with[0].lca_force - without[0].lca_force, expected, 1e-9 * p.axle[0].droop_limit_stiffness);
+  const double k = p.axle[0].travel_limit_stiffness;
+  for (double limit : {p.axle[0].droop_limit_lca, p.axle[0].bump_limit_lca}) {
+    for (double offset : {0.01, -0.01}) {
+      s[ce::kLca + 0] = limit + offset;
+      CeCornerBodies<double> with[kCorners], without[kCorners];
+      double ds[kCeStateSize];
+      ce_derivative(p, CeEnvironment<double>{&flat, 0.0, 0.0}, DriverInput<double>{0, 0, 0}, s.data(), ds, with);
+      ce_derivative(free, CeEnvironment<double>{&flat, 0.0, 0.0}, DriverInput<double>{0, 0, 0}, s.data(), ds, without);
+      const bool beyond = limit < 0.0 ? offset < 0.0 : offset > 0.0;
+      EXPECT_NEAR(with[0].lca_force - without[0].lca_force, beyond ? -k * offset : 0.0, 1e-9 * k) << limit << " " << offset;
+    }
   }
 }
 
@@ -394,11 +402,11 @@ TEST(CeDroopLimit, EngagesBeyondEightyPercentOfTheToggle) {
 // Without the limit a lifted wheel, flung outward by the roll, is pulled past the rebound stop
 // into the droop toggle at ~40 deg of roll and the state blows up; with it the vehicle is
 // simulated until it lies on its side (beyond 80 deg).
-TEST(CeDroopLimit, KeepsARollingOverVehicleInsideTheChart) {
+TEST(CeTravelLimits, KeepARollingOverVehicleInsideTheChart) {
   CeParams<double> high = hmmwv_ce_params();
   high.chassis_com.z = 0.75;
   CeParams<double> unlimited = high;
-  for (CeAxleForces<double>& a : unlimited.axle) a.droop_limit_stiffness = 0.0;
+  for (CeAxleForces<double>& a : unlimited.axle) a.travel_limit_stiffness = 0.0;
   Batch batch({high, unlimited}, 2, TerrainSpec{}, ce_options());
   batch.set_initial_conditions({{0.0, 0.0, 0.0, 20.0}});
   batch.set_maneuvers({{{0.0, 0.0, 0.25, 0.0}, {1.0, 0.0, 0.25, 0.0}, {1.3, 0.5, 0.25, 0.0}, {5.0, 0.5, 0.25, 0.0}}});

@@ -50,7 +50,7 @@ TEST(CeParamFields, NamesAreUniqueAndRowsWellFormed) {
     EXPECT_GT(std::strlen(f.description), 0u) << f.name;
     EXPECT_LT(f.min, f.max) << f.name;
   }
-  EXPECT_EQ(names.size(), 51u);  // 10 chassis and wheel + 2 x 11 axle + 2 steering + 17 shared
+  EXPECT_EQ(names.size(), 53u);  // 10 chassis and wheel + 2 x 12 axle + 2 steering + 17 shared
 }
 
 TEST(CeParamFields, EveryNameRoundTripsToItsOwnMember) {

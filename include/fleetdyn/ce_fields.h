@@ -36,7 +36,8 @@ namespace fleetdyn {
   X("shock_out_compression" sfx, axle[i].shock_out_compression, "N s/m", 0.0, 1.0e7, w " shock, bump, off midstroke")  \
   X("shock_out_rebound" sfx, axle[i].shock_out_rebound, "N s/m", 0.0, 1.0e7, w " shock, rebound, off midstroke")      \
   X("droop_limit_lca" sfx, axle[i].droop_limit_lca, "rad", -1.5, 0.0, w " full-droop limit: LCA angle")                 \
-  X("droop_limit_stiffness" sfx, axle[i].droop_limit_stiffness, "N m/rad", 0.0, 1.0e8, w " full-droop limit stiffness")
+  X("bump_limit_lca" sfx, axle[i].bump_limit_lca, "rad", 0.0, 1.5, w " full-bump limit: LCA angle")                 \
+  X("travel_limit_stiffness" sfx, axle[i].travel_limit_stiffness, "N m/rad", 0.0, 1.0e8, w " travel limits stiffness (droop and bump)")
 
 #define FLEETDYN_CE_PARAM_FIELDS(X)                                                                                    \
   X("chassis_mass", chassis_mass, "kg", 50.0, 1.0e5, "chassis mass with the steering mechanism")                       \

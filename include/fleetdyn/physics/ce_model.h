@@ -105,10 +105,12 @@ FLEETDYN_FN T ce_stop_force(const CeParams<T>& p, const CeAxleForces<T>& a, T sp
 }
 // Shock force [N] along its length (> 0 pushes apart): piecewise-linear damping with a
 // midstroke band (shared/reference/hmmwv.md).
-// Generalized force [N m] of the full-droop limit on the LCA angle (positive = towards bump).
+// Generalized force [N m] of the travel limits on the LCA angle (positive = towards bump).
 template <class T>
-FLEETDYN_FN T ce_droop_limit_torque(const CeAxleForces<T>& a, T lca_angle) {
-  return select(lca_angle < a.droop_limit_lca, a.droop_limit_stiffness * (a.droop_limit_lca - lca_angle), T(0));
+FLEETDYN_FN T ce_travel_limit_torque(const CeAxleForces<T>& a, T lca_angle) {
+  const T beyond = select(lca_angle < a.droop_limit_lca, lca_angle - a.droop_limit_lca,
+                          select(lca_angle > a.bump_limit_lca, lca_angle - a.bump_limit_lca, T(0)));
+  return -a.travel_limit_stiffness * beyond;
 }
 
 template <class T>
@@ -245,7 +247,7 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   const CeAxleForces<T>& a = p.axle[i / 2];
   const T spring_total = ce_spring_force(a, pose.spring_length) + ce_stop_force(p, a, pose.spring_length);
   out.lca_force = spring_total * unit.spring_rate + ce_shock_force(a, pose.shock_length, m.shock_rate) * unit.shock_rate +
-                  ce_droop_limit_torque(a, lca);
+                  ce_travel_limit_torque(a, lca);
 }
 
 // ---- the recursion ---------------------------------------------------------------------------

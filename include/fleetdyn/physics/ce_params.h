@@ -31,11 +31,13 @@ struct CeAxleForces {
   T shock_midstroke_min, shock_midstroke_max;      // [m] shock lengths of the midstroke band
   T shock_mid_compression, shock_mid_rebound;      // [N s/m] inside the band
   T shock_out_compression, shock_out_rebound;      // [N s/m] outside it
-  // Full-droop limit (the real vehicle's shock full extension; not in the reference data): a
-  // stiff elastic stop on the LCA angle that keeps the linkage away from its droop toggle,
-  // where minimal coordinates end (docs/models/ce.md "Branches and singularities").
-  T droop_limit_lca;         // [rad] LCA angle below which it acts (make_ce_params: 80 % of the toggle angle)
-  T droop_limit_stiffness;   // [N m/rad]
+  // Travel limits (not in the reference data): stiff elastic stops on the LCA angle where the
+  // real suspension is solid (shock full extension; bump stop fully compressed), so the linkage
+  // stays inside the range where minimal coordinates and the spring-length stops hold
+  // (docs/models/ce.md section 3, "Added: travel limits").
+  T droop_limit_lca;          // [rad] below it the droop limit acts (make_ce_params: 80 % of the droop toggle)
+  T bump_limit_lca;           // [rad] above it the bump limit acts (make_ce_params: where the stop table ends)
+  T travel_limit_stiffness;   // [N m/rad] of both
 };
 
 template <class T>
