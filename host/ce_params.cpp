@@ -43,10 +43,10 @@ Sym3<double> arm_inertia(Vec3<double> front, Vec3<double> back, Vec3<double> bal
 }
 
 // The travel limits (docs/models/ce.md section 3, "Added: travel limits"). Droop: 80 % of the
-// way from design to the droop toggle keeps the velocity-product terms moderate (the HMMWV front's grow from 1.15
-// at design to 7.3 at -0.35 rad and 300 at -0.45). Bump: where the stop table ends (the bumper
-// is solid), before the spring mount goes over centre (spring length minimal near 1.0-1.1 rad,
-// after which a spring-length stop would let go). 1e6 N m/rad holds the ~20 kN m of a corner
+// way from design to the droop toggle keeps the velocity-product terms moderate (the HMMWV
+// front's grow from 1.15 at design to 7.3 at -0.35 rad and 300 at -0.45). Bump: where the stop
+// table ends (the bumper is solid), before the spring mount goes over centre (spring length
+// minimal near 1.0-1.1 rad, after which a spring-length stop would let go). 1e6 N m/rad holds the ~20 kN m of a corner
 // at 8 g to ~0.02 rad; with the aggregate's inertia about its axis (10-25 kg m^2) the mode
 // (200-320 rad/s) stays well inside RK4's stability at the 2 ms default step.
 constexpr double kDroopLimitFraction = 0.8;
