@@ -487,36 +487,34 @@ std::vector<VehicleSnapshot> Batch::snapshots() {
   std::vector<int> status, counts;
   b.typed->read(&s, &o, nullptr, &status, &counts);
   std::vector<VehicleSnapshot> out(n);
+  // The models' state indices mean the same, except that ce holds the chassis frame origin and
+  // its velocity in chassis axes where strut holds the COM and its world velocity.
+  const bool ce = b.model == VehicleModel::Ce;
+  const auto index = [ce](int ce_index, int strut_index) { return ce ? ce_index : strut_index; };
+  const int pos = index(ce::kPos, strut::kPos), quat = index(ce::kQuat, strut::kQuat);
+  const int vel = index(ce::kVel, strut::kVel), omega_at = index(ce::kOmega, strut::kOmega);
+  const int spin = index(ce::kWheelSpin, strut::kWheelSpin);
   for (int v = 0; v < n; ++v) {
     auto at = [&](int j) { return s[static_cast<size_t>(j) * n + v]; };
+    auto vec_at = [&](int j) { return Vec3<double>{at(j), at(j + 1), at(j + 2)}; };
     VehicleSnapshot& snap = out[v];
     snap.time = counts[v] * b.options.step;
     snap.status = status[v];
-    if (b.model == VehicleModel::Strut) {
-      using namespace strut;
-      snap.position = {o[v] + at(kPos), o[n + v] + at(kPos + 1), at(kPos + 2)};
-      const Quat<double> q = normalized(Quat<double>{at(kQuat), at(kQuat + 1), at(kQuat + 2), at(kQuat + 3)});
-      const Vec3<double> e = euler_zyx(q);
-      snap.euler = {e.x, e.y, e.z};
-      snap.velocity = {at(kVel), at(kVel + 1), at(kVel + 2)};
-      snap.omega_body = {at(kOmega), at(kOmega + 1), at(kOmega + 2)};
-      for (int i = 0; i < kCorners; ++i) snap.wheel_spin[i] = at(kWheelSpin + i);
-    } else {
-      // ce: the state holds the chassis frame origin and its velocity in chassis axes.
-      using namespace ce;
-      const Quat<double> q = normalized(Quat<double>{at(kQuat), at(kQuat + 1), at(kQuat + 2), at(kQuat + 3)});
+    const Quat<double> q = normalized(Quat<double>{at(quat), at(quat + 1), at(quat + 2), at(quat + 3)});
+    const Vec3<double> omega = vec_at(omega_at);
+    Vec3<double> com = vec_at(pos), com_vel = vec_at(vel);
+    if (ce) {
       const Mat3<double> rot = rotation_matrix(q);
       const Vec3<double> com_offset = b.ce_params_of(v).chassis_com;
-      const Vec3<double> omega{at(kOmega), at(kOmega + 1), at(kOmega + 2)};
-      const Vec3<double> com = Vec3<double>{at(kPos), at(kPos + 1), at(kPos + 2)} + rot * com_offset;
-      const Vec3<double> com_vel = rot * (Vec3<double>{at(kVel), at(kVel + 1), at(kVel + 2)} + cross(omega, com_offset));
-      snap.position = {o[v] + com.x, o[n + v] + com.y, com.z};
-      const Vec3<double> e = euler_zyx(q);
-      snap.euler = {e.x, e.y, e.z};
-      snap.velocity = {com_vel.x, com_vel.y, com_vel.z};
-      snap.omega_body = {omega.x, omega.y, omega.z};
-      for (int i = 0; i < kCorners; ++i) snap.wheel_spin[i] = at(kWheelSpin + i);
+      com += rot * com_offset;
+      com_vel = rot * (com_vel + cross(omega, com_offset));
     }
+    const Vec3<double> e = euler_zyx(q);
+    snap.position = {o[v] + com.x, o[n + v] + com.y, com.z};
+    snap.euler = {e.x, e.y, e.z};
+    snap.velocity = {com_vel.x, com_vel.y, com_vel.z};
+    snap.omega_body = {omega.x, omega.y, omega.z};
+    for (int i = 0; i < kCorners; ++i) snap.wheel_spin[i] = at(spin + i);
   }
   return out;
 }

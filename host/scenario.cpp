@@ -574,24 +574,19 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
       ctx.fail(*n, "contact_requery", "false is a strut option: the ce model queries the terrain at every RK4 stage");
     }
   }
-  if (const YAML::Node* n = top.find("precision")) {
+  // A named choice: the parser's message (naming the allowed values) at the key's line.
+  const auto choice = [&](const char* key, auto parse, auto& target) {
+    const YAML::Node* n = top.find(key);
+    if (!n) return;
+    const std::string value = ctx.string(*n, key);
     try {
-      s.precision = parse_precision(ctx.string(*n, "precision"));
-    } catch (const ScenarioError&) {
-      throw;
+      target = parse(value);
     } catch (const Error& e) {
-      ctx.fail(*n, "precision", e.what());
+      ctx.fail(*n, key, e.what());
     }
-  }
-  if (const YAML::Node* n = top.find("backend")) {
-    try {
-      s.backend = parse_backend(ctx.string(*n, "backend"));
-    } catch (const ScenarioError&) {
-      throw;
-    } catch (const Error& e) {
-      ctx.fail(*n, "backend", e.what());
-    }
-  }
+  };
+  choice("precision", parse_precision, s.precision);
+  choice("backend", parse_backend, s.backend);
   if (const YAML::Node* n = top.find("cpu_threads")) s.cpu_threads = ctx.integer_in(*n, "cpu_threads", 0, 4096);
   s.output = "out/" + s.name;
   if (const YAML::Node* n = top.find("output")) s.output = ctx.string(*n, "output");

@@ -72,6 +72,16 @@ struct BatchView {
   T* metrics;      // [kMetricCount][vehicle_count]
 };
 
+// Whether state[first .. first + count) are all below `bound` in magnitude (false for NaN): the
+// models' sanity checks are made of these.
+template <class T>
+FLEETDYN_FN bool all_below(const T* s, int first, int count, T bound) {
+  for (int j = first; j < first + count; ++j) {
+    if (!(fabs(s[j]) < bound)) return false;
+  }
+  return true;
+}
+
 // What the metrics read of one vehicle at the start of a step, whatever the model.
 template <class T>
 struct MetricSample {

@@ -14,14 +14,8 @@ namespace fleetdyn {
 template <class T>
 FLEETDYN_FN bool ce_state_is_sane(const T* s) {
   using namespace ce;
-  for (int j = 0; j < kStateSize; ++j) {
-    if (!(fabs(s[j]) < T(1e7))) return false;  // also false for NaN
-  }
-  for (int j = kVel; j < kVel + 3; ++j) if (!(fabs(s[j]) < T(1e3))) return false;
-  for (int j = kOmega; j < kOmega + 3; ++j) if (!(fabs(s[j]) < T(1e3))) return false;
-  for (int j = kLca; j < kLca + kCorners; ++j) if (!(fabs(s[j]) < T(1.5707963))) return false;
-  for (int j = kLcaRate; j < kLcaRate + kCorners; ++j) if (!(fabs(s[j]) < T(1e3))) return false;
-  return true;
+  return all_below(s, 0, kStateSize, T(1e7)) && all_below(s, kVel, 3, T(1e3)) && all_below(s, kOmega, 3, T(1e3)) &&
+         all_below(s, kLca, kCorners, T(1.5707963)) && all_below(s, kLcaRate, kCorners, T(1e3));
 }
 
 // The metrics' view of a ce vehicle: its state at step start and that step's diagnostics. The

@@ -12,13 +12,8 @@ namespace fleetdyn {
 template <class T>
 FLEETDYN_FN bool strut_state_is_sane(const T* s) {
   using namespace strut;
-  for (int j = 0; j < kStateSize; ++j) {
-    if (!(fabs(s[j]) < T(1e7))) return false;  // also false for NaN
-  }
-  for (int j = kVel; j < kVel + 3; ++j) if (!(fabs(s[j]) < T(1e3))) return false;
-  for (int j = kOmega; j < kOmega + 3; ++j) if (!(fabs(s[j]) < T(1e3))) return false;
-  for (int j = kUnsprungPos; j < kUnsprungPos + 12; ++j) if (!(fabs(s[j]) < T(20))) return false;
-  return true;
+  return all_below(s, 0, kStateSize, T(1e7)) && all_below(s, kVel, 3, T(1e3)) && all_below(s, kOmega, 3, T(1e3)) &&
+         all_below(s, kUnsprungPos, 12, T(20));
 }
 
 // The metrics' view of a strut vehicle: its state at step start and that step's diagnostics.
