@@ -1,9 +1,6 @@
 // `fleetdyn run`: scenario -> batch -> results.csv + summary.json (see run_job.h).
 #include "host/run_job.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -18,8 +15,11 @@
 
 #include "fleetdyn/batch.h"
 #include "fleetdyn/vehicle.h"
+#include "host/output_files.h"
 #include "host/progress.h"
 #include "host/scenario.h"
+#include "host/scenario_json.h"
+#include "host/study/study_job.h"
 
 #ifndef FLEETDYN_VERSION
 #define FLEETDYN_VERSION "unknown"
@@ -35,31 +35,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using json = nlohmann::ordered_json;
 
-struct MetricInfo {
-  const char* name;
-  const char* unit;
-  const char* description;
-};
-#define FLEETDYN_METRIC_INFO(name, unit, doc) MetricInfo{#name, unit, doc},
-const MetricInfo kMetrics[kMetricCount] = {FLEETDYN_METRIC_FIELDS(FLEETDYN_METRIC_INFO)};
-#undef FLEETDYN_METRIC_INFO
-
-// Unit as a column-name suffix: "rad/s" -> "_rad_per_s", "m/s^2" -> "_m_per_s2", "-" -> "".
-std::string unit_suffix(const std::string& unit) {
-  if (unit.empty() || unit == "-") return "";
-  std::string s = "_";
-  for (char c : unit) {
-    if (c == '/') {
-      s += "_per_";
-    } else if (c == ' ') {
-      s += '_';
-    } else if (c != '^') {
-      s += c;
-    }
-  }
-  return s;
-}
-
 std::string param_unit(VehicleModel model, const std::string& name) {
   for (const auto& f : model_param_fields(model)) {
     if (name == f.name) return f.unit;
@@ -67,133 +42,11 @@ std::string param_unit(VehicleModel model, const std::string& name) {
   return "";
 }
 
-// Metrics whose "no event" value is -1 (their description says so) are aggregated over the
-// vehicles that had the event; all others over the vehicles that did not diverge.
-bool is_event_time(const MetricInfo& m) { return std::strstr(m.description, "-1 if") != nullptr; }
-
-// A file written under a temporary name in its folder and renamed into place on commit();
-// removed if never committed.
-class AtomicFile {
- public:
-  explicit AtomicFile(const fs::path& target)
-      : target_(target), temp_(target.parent_path() / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()))) {
-    file_ = std::fopen(temp_.c_str(), "wb");
-    if (!file_) throw Error("cannot create '" + temp_.string() + "': " + std::strerror(errno));
-    std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
-  }
-  ~AtomicFile() {
-    if (file_) std::fclose(file_);
-    if (!committed_) {
-      std::error_code ec;
-      fs::remove(temp_, ec);
-    }
-  }
-  AtomicFile(const AtomicFile&) = delete;
-  AtomicFile& operator=(const AtomicFile&) = delete;
-
-  FILE* get() { return file_; }
-  void write(const std::string& s) { std::fwrite(s.data(), 1, s.size(), file_); }
-  void commit() {
-    const bool ok = std::fflush(file_) == 0 && !std::ferror(file_) && ::fsync(::fileno(file_)) == 0;
-    const int err = errno;
-    const bool closed = std::fclose(file_) == 0;
-    file_ = nullptr;
-    if (!ok || !closed) throw Error("cannot write '" + temp_.string() + "': " + std::strerror(err));
-    std::error_code ec;
-    fs::rename(temp_, target_, ec);
-    if (ec) throw Error("cannot rename '" + temp_.string() + "' to '" + target_.string() + "': " + ec.message());
-    committed_ = true;
-  }
-
- private:
-  fs::path target_, temp_;
-  FILE* file_ = nullptr;
-  bool committed_ = false;
-};
-
-// The output folder must be creatable: not an existing file, and its nearest existing ancestor a
-// writable folder. Returns an error message, or "" if fine.
-std::string check_output_folder(const std::string& folder) {
-  std::error_code ec;
-  fs::path p = fs::absolute(folder, ec);
-  if (ec) return "output: invalid folder '" + folder + "'";
-  if (fs::exists(p, ec) && !fs::is_directory(p, ec)) return "output: '" + folder + "' exists and is not a folder";
-  while (!p.empty() && !fs::exists(p, ec)) {
-    if (p == p.parent_path()) break;
-    p = p.parent_path();
-  }
-  if (!fs::is_directory(p, ec)) return "output: '" + p.string() + "' (on the way to '" + folder + "') is not a folder";
-  if (::access(p.c_str(), W_OK) != 0) return "output: cannot create '" + folder + "': '" + p.string() + "' is not writable";
-  return "";
-}
-
-json scenario_json(const Scenario& s) {
-  json j;
-  j["file"] = s.path;
-  j["name"] = s.name;
-  j["model"] = s.model;
-  json vehicle;
-  vehicle["preset"] = s.preset;
-  vehicle["overrides"] = json::object();
-  for (const auto& o : s.overrides) vehicle["overrides"][o.name] = o.value;
-  vehicle["sweep"] = json::array();
-  for (const auto& sw : s.sweeps) vehicle["sweep"].push_back({{"name", sw.name}, {"from", sw.from}, {"to", sw.to}});
-  j["vehicle"] = vehicle;
-  const TerrainDesc<double>& d = s.terrain.desc;
-  json terrain = {{"type", s.terrain_type}, {"mu_scale", d.mu_scale}, {"base_height", d.base_height}};
-  if (s.terrain_type == "plane") {
-    terrain["slope_deg"] = s.terrain_slope_deg;
-    terrain["bank_deg"] = s.terrain_bank_deg;
-  } else if (s.terrain_type == "hill") {
-    terrain["x"] = d.hill_x;
-    terrain["y"] = d.hill_y;
-    terrain["height"] = d.hill_height;
-    terrain["radius"] = d.hill_radius;
-  } else if (s.terrain_type == "loop") {
-    terrain["x"] = d.loop_x;
-    terrain["radius"] = d.loop_radius;
-    terrain["lateral_shift"] = d.loop_lateral_shift;
-    terrain["track_width"] = d.loop_track_width;
-  } else if (s.terrain_type == "heightfield") {
-    terrain["file"] = s.heightfield_file;
-    terrain["path"] = s.heightfield_path;
-    terrain["nx"] = d.hf_nx;
-    terrain["ny"] = d.hf_ny;
-    terrain["x0"] = d.hf_x0;
-    terrain["y0"] = d.hf_y0;
-    terrain["dx"] = d.hf_dx;
-    terrain["dy"] = d.hf_dy;
-  }
-  j["terrain"] = terrain;
-  j["initial"] = {{"speed", s.initial.speed}, {"x", s.initial.x}, {"y", s.initial.y}, {"yaw_deg", s.initial_yaw_deg}};
-  json maneuver = json::array();
-  for (const auto& p : s.maneuver) maneuver.push_back({p.time, p.steer, p.throttle, p.brake});
-  j["maneuver"] = maneuver;
-  j["vehicles"] = s.vehicles;
-  j["duration"] = s.duration;
-  j["step"] = s.step;
-  j["step_is_default"] = s.step_is_default;
-  j["substeps"] = s.substeps;
-  j["contact_requery"] = s.contact_requery;
-  j["precision"] = precision_name(s.precision);
-  j["backend"] = backend_name(s.backend);
-  j["cpu_threads"] = s.cpu_threads;
-  j["output"] = s.output;
-  j["text"] = s.text;
-  return j;
-}
-
 struct Results {
   std::vector<VehicleSnapshot> snapshots;
   std::vector<double> metrics;  // [kMetricCount][N]
   std::vector<int> status;
 };
-
-void append_double(std::string& line, double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  line += buf;
-}
 
 void write_results_csv(const fs::path& path, Batch& batch, const Scenario& s, const Results& r) {
   const int n = batch.vehicle_count();
@@ -203,7 +56,7 @@ void write_results_csv(const fs::path& path, Batch& batch, const Scenario& s, co
 
   AtomicFile f(path);
   std::string line = "id,x_m,y_m,z_m,roll_rad,pitch_rad,yaw_rad,speed_m_per_s";
-  for (const MetricInfo& m : kMetrics) line += std::string(",") + m.name + unit_suffix(m.unit);
+  for (const MetricInfo& m : kMetricInfo) line += std::string(",") + m.name + unit_suffix(m.unit);
   line += ",diverged";
   for (const auto& p : params) line += "," + p + unit_suffix(param_unit(batch.model(), p));
   line += '\n';
@@ -227,16 +80,10 @@ void write_results_csv(const fs::path& path, Batch& batch, const Scenario& s, co
   f.commit();
 }
 
-void write_text_file(const fs::path& path, const std::string& text) {
-  AtomicFile f(path);
-  f.write(text);
-  f.commit();
-}
-
 json metric_aggregates(const Results& r, int n) {
   json out = json::object();
   for (int m = 0; m < kMetricCount; ++m) {
-    const MetricInfo& info = kMetrics[m];
+    const MetricInfo& info = kMetricInfo[m];
     const bool event = is_event_time(info);
     // The divergence time exists only for diverged vehicles: aggregated over them instead.
     const bool of_diverged = m == metric::diverged_time;
@@ -280,18 +127,55 @@ std::string format_seconds(double s) {
   return buf;
 }
 
-int run_impl(const RunOptions& opt, std::ostream& out, std::ostream& err) {
+// --resume DIR: the options the study was started with, from its manifest, plus this call's
+// threads and output settings (which do not change results).
+RunOptions resumed_options(const RunOptions& given, const study::StudyManifest& m) {
+  RunOptions o = given;
+  o.scenario = m.scenario_path;
+  o.out = *given.resume;
+  if (m.cli.contains("samples")) o.samples = m.cli["samples"].get<long long>();
+  if (m.cli.contains("backend")) o.backend = m.cli["backend"].get<std::string>();
+  if (m.cli.contains("precision")) o.precision = m.cli["precision"].get<std::string>();
+  if (!given.cpu_threads && m.cli.contains("cpu_threads")) o.cpu_threads = m.cli["cpu_threads"].get<int>();
+  return o;
+}
+
+int run_impl(const RunOptions& given, std::ostream& out, std::ostream& err) {
   const Clock::time_point t_start = Clock::now();
   // ---- input: everything is validated before anything is created ----------------------------
   Scenario s;
   json cli = json::object();
+  RunOptions opt = given;
   try {
-    s = load_scenario(opt.scenario);
+    if (given.resume) {
+      const study::StudyManifest m = study::read_manifest(*given.resume);
+      opt = resumed_options(given, m);
+      s = parse_scenario(m.scenario_text, m.scenario_path);
+      if (!s.study.enabled) throw Error(*given.resume + "/study.json: its scenario has no study section");
+    } else {
+      s = load_scenario(opt.scenario);
+    }
   } catch (const Error& e) {
     err << "fleetdyn run: " << e.what() << "\n";
     return kExitBadInput;
   }
+  if (opt.samples) {
+    if (!s.study.enabled) {
+      err << "fleetdyn run: --samples: " << s.path << " has no study section (use --vehicles for a plain run)\n";
+      return kExitBadInput;
+    }
+    if (*opt.samples < 1 || *opt.samples > study::kMaxStudySamples) {
+      err << "fleetdyn run: --samples: " << *opt.samples << " is outside [1, " << study::kMaxStudySamples << "]\n";
+      return kExitBadInput;
+    }
+    s.study.samples = *opt.samples;
+    cli["samples"] = s.study.samples;
+  }
   if (opt.vehicles) {
+    if (s.study.enabled) {
+      err << "fleetdyn run: --vehicles: " << s.path << " is a study: it simulates one vehicle per sample (use --samples)\n";
+      return kExitBadInput;
+    }
     if (*opt.vehicles < 1 || *opt.vehicles > kMaxVehicles) {
       err << "fleetdyn run: --vehicles: " << *opt.vehicles << " is outside [1, " << kMaxVehicles << "]\n";
       return kExitBadInput;
@@ -334,6 +218,14 @@ int run_impl(const RunOptions& opt, std::ostream& out, std::ostream& err) {
   if (const std::string why = check_output_folder(s.output); !why.empty()) {
     err << "fleetdyn run: " << (opt.out ? "--out" + why.substr(why.find(':')) : s.path + ": " + why) << "\n";
     return kExitBadInput;
+  }
+  if (s.study.enabled) {
+    study::StudyRunOptions so;
+    so.resume = given.resume.has_value();
+    so.quiet = opt.quiet;
+    so.progress = opt.progress;
+    so.cli = cli;
+    return study::run_study(s, so, out, err);
   }
   // The batch: per-vehicle parameters (a swept set may be inconsistent: bad input), the
   // engine (no CUDA device: a runtime failure), the vehicles placed at rest.

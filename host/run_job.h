@@ -5,6 +5,8 @@
 //                           timings and throughput, diverged count, metric aggregates
 // Both files are written under a temporary name and renamed, so a crash never leaves a half
 // file under the final name. Bad input (scenario or options) creates no folder and no file.
+// A scenario with a `study:` section runs a Monte Carlo study instead (host/study/study_job.h):
+// samples.csv, summary.json and report.html, resumable with `resume`.
 #pragma once
 
 #include <optional>
@@ -17,6 +19,9 @@ struct RunOptions {
   std::string scenario = "scenarios/default.yaml";  // relative to the working directory
   std::optional<std::string> out;        // result folder instead of the scenario's `output`
   std::optional<int> vehicles;           // instead of the scenario's `vehicles`
+  std::optional<long long> samples;      // instead of the study's `samples` (studies only)
+  std::optional<std::string> resume;     // continue the study in this folder (its study.json names
+                                         // the scenario and overrides; only threads/quiet/progress apply)
   std::optional<std::string> backend;    // auto | cpu | cuda
   std::optional<std::string> precision;  // fp32 | fp64
   std::optional<int> cpu_threads;        // CPU backend threads, 0 = all

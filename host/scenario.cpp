@@ -12,6 +12,8 @@
 #include <sstream>
 
 #include "fleetdyn/vehicle.h"
+#include "host/study/study_parse.h"
+#include "host/yaml_input.h"
 
 namespace fleetdyn {
 
@@ -24,170 +26,9 @@ ScenarioError::ScenarioError(std::string file, int line, std::string field, cons
 
 namespace {
 
+using namespace yaml_input;
+
 constexpr double kPi = 3.14159265358979323846;
-
-std::string fmt(double v) {
-  std::ostringstream s;
-  s.precision(10);
-  s << v;
-  return s.str();
-}
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
-// Edits (insert, delete, substitute, swap two neighbours) turning a into b.
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    for (size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.size()][b.size()];
-}
-
-// " (did you mean 'x'?)" for the closest name within a small edit distance, else "".
-std::string suggestion(const std::string& name, const std::vector<std::string>& known) {
-  std::string best;
-  size_t best_d = std::max<size_t>(1, name.size() / 4) + 1;  // accept at most 1 edit per 4 characters
-  for (const auto& k : known) {
-    const size_t d = edit_distance(name, k);
-    if (d < best_d) {
-      best_d = d;
-      best = k;
-    }
-  }
-  return best.empty() ? std::string() : " (did you mean '" + best + "'?)";
-}
-
-int line_of(const YAML::Node& n) {
-  const YAML::Mark m = n.Mark();
-  return m.line >= 0 ? m.line + 1 : 0;
-}
-
-std::string describe(const YAML::Node& n) {
-  switch (n.Type()) {
-    case YAML::NodeType::Null: return "nothing";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Map: return "a mapping";
-    case YAML::NodeType::Scalar: return n.Tag() == "!" ? "the string \"" + n.Scalar() + "\"" : "'" + n.Scalar() + "'";
-    default: return "an undefined value";
-  }
-}
-
-// Parse context: the file name for messages and the throwing helpers.
-struct Ctx {
-  std::string file;
-
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& field, const std::string& what) const {
-    throw ScenarioError(file, line_of(at), field, what);
-  }
-  [[noreturn]] void fail(int line, const std::string& field, const std::string& what) const {
-    throw ScenarioError(file, line, field, what);
-  }
-
-  // A finite number written as a plain YAML scalar (no quotes, no .inf/.nan, no hex).
-  double number(const YAML::Node& n, const std::string& field) const {
-    if (!n.IsScalar() || n.Tag() == "!") fail(n, field, "expected a number, got " + describe(n));
-    const std::string& s = n.Scalar();
-    const bool chars_ok = !s.empty() && s.find_first_not_of("0123456789+-.eE") == std::string::npos;
-    char* end = nullptr;
-    const double v = chars_ok ? std::strtod(s.c_str(), &end) : 0.0;
-    if (!chars_ok || end != s.c_str() + s.size() || !std::isfinite(v)) {
-      fail(n, field, "expected a number, got '" + s + "'");
-    }
-    return v;
-  }
-  double number_in(const YAML::Node& n, const std::string& field, double lo, double hi, const char* unit = "") const {
-    const double v = number(n, field);
-    if (!(v >= lo && v <= hi)) {
-      fail(n, field, fmt(v) + " is outside [" + fmt(lo) + ", " + fmt(hi) + "]" + (*unit ? std::string(" ") + unit : ""));
-    }
-    return v;
-  }
-  double positive(const YAML::Node& n, const std::string& field, double hi, const char* unit) const {
-    const double v = number(n, field);
-    if (!(v > 0.0 && v <= hi)) fail(n, field, fmt(v) + " is outside (0, " + fmt(hi) + "] " + unit);
-    return v;
-  }
-  int integer_in(const YAML::Node& n, const std::string& field, long long lo, long long hi) const {
-    if (!n.IsScalar() || n.Tag() == "!") fail(n, field, "expected an integer, got " + describe(n));
-    const double v = number(n, field);
-    if (v != std::floor(v)) fail(n, field, "expected an integer, got '" + n.Scalar() + "'");
-    if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi))) {
-      fail(n, field, n.Scalar() + " is outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    }
-    return static_cast<int>(v);
-  }
-  bool boolean(const YAML::Node& n, const std::string& field) const {
-    bool b = false;
-    if (!n.IsScalar() || n.Tag() == "!" || !YAML::convert<bool>::decode(n, b)) {
-      fail(n, field, "expected true or false, got " + describe(n));
-    }
-    return b;
-  }
-  std::string string(const YAML::Node& n, const std::string& field) const {
-    if (!n.IsScalar() || n.Scalar().empty()) fail(n, field, "expected a text value, got " + describe(n));
-    return n.Scalar();
-  }
-};
-
-// One YAML mapping with its keys checked against the allowed ones (unknown and duplicate keys
-// are errors; an empty `allowed` accepts any name) and looked up by name.
-class MapReader {
- public:
-  MapReader(const Ctx& ctx, const YAML::Node& node, std::string field, const std::vector<std::string>& allowed,
-            const std::string& context = "")
-      : ctx_(ctx), node_(node), field_(std::move(field)) {
-    if (!node.IsMap()) ctx.fail(node, field_.empty() ? "scenario" : field_, "expected a mapping of keys, got " + describe(node));
-    for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node key = it->first;
-      if (!key.IsScalar()) ctx.fail(key, field_.empty() ? "scenario" : field_, "keys must be plain names");
-      const std::string name = key.Scalar();
-      if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
-        ctx.fail(key, path(name), "unknown key '" + name + "'" + context + " (allowed: " + join(allowed) + ")" +
-                                      suggestion(name, allowed));
-      }
-      for (const auto& e : entries_) {
-        if (e.name == name) ctx.fail(key, path(name), "duplicate key (first on line " + std::to_string(line_of(e.key)) + ")");
-      }
-      entries_.push_back({name, key, it->second});
-    }
-  }
-
-  const YAML::Node* find(const std::string& name) const {
-    for (const auto& e : entries_) {
-      if (e.name == name) return &e.value;
-    }
-    return nullptr;
-  }
-  const YAML::Node& require(const std::string& name) const {
-    const YAML::Node* v = find(name);
-    if (!v) ctx_.fail(node_, path(name), "required key is missing");
-    return *v;
-  }
-  std::string path(const std::string& name) const { return field_.empty() ? name : field_ + "." + name; }
-  const YAML::Node& node() const { return node_; }
-
-  struct Entry {
-    std::string name;
-    YAML::Node key, value;
-  };
-  const std::vector<Entry>& entries() const { return entries_; }
-
- private:
-  const Ctx& ctx_;
-  YAML::Node node_;
-  std::string field_;
-  std::vector<Entry> entries_;
-};
 
 const VehicleParamField* find_param_field(VehicleModel model, const std::string& name) {
   for (const auto& f : model_param_fields(model)) {
@@ -453,15 +294,32 @@ void parse_maneuver(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   }
 }
 
-// Default step and stability check over the parameter sets the batch will hold (the sweep ends).
+// Default step and stability check over the parameter sets the batch will hold: the sweep's
+// ends, or each sampled vehicle parameter at either end of its distribution (within its range)
+// with the others at their base values.
 std::vector<ModelParams> extreme_params(const Scenario& s) {
-  if (s.sweeps.empty()) return {s.params};
-  std::vector<ModelParams> out;
-  for (const bool at_to : {false, true}) {
-    ModelParams p = s.params;
-    for (const auto& x : s.sweeps) *model_param_ptr(p, x.name) = at_to ? x.to : x.from;
-    finalize_model_params(p);
-    out.push_back(p);
+  std::vector<ModelParams> out = {s.params};
+  if (!s.sweeps.empty()) {
+    out.clear();
+    for (const bool at_to : {false, true}) {
+      ModelParams p = s.params;
+      for (const auto& x : s.sweeps) *model_param_ptr(p, x.name) = at_to ? x.to : x.from;
+      finalize_model_params(p);
+      out.push_back(p);
+    }
+  }
+  for (const auto& sp : s.study.parameters) {
+    if (sp.target != study::SampleTarget::VehicleParam) continue;
+    for (const double u : {1.0e-9, 1.0 - 1.0e-9}) {
+      ModelParams p = s.params;
+      *model_param_ptr(p, sp.name) = std::clamp(study::inverse_cdf(sp.distribution, u), sp.min, sp.max);
+      try {
+        finalize_model_params(p);
+      } catch (const Error&) {
+        continue;  // an inconsistent extreme is an invalid sample, never simulated
+      }
+      out.push_back(p);
+    }
   }
   return out;
 }
@@ -514,7 +372,7 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   if (root.IsNull()) ctx.fail(1, "", "the scenario is empty (expected at least 'duration')");
   const MapReader top(ctx, root, "",
                       {"name", "model", "vehicle", "terrain", "initial", "maneuver", "vehicles", "duration", "step",
-                       "substeps", "contact_requery", "precision", "backend", "cpu_threads", "output"});
+                       "substeps", "contact_requery", "precision", "backend", "cpu_threads", "output", "study"});
 
   s.name = std::filesystem::path(path).stem().string();
   if (const YAML::Node* n = top.find("name")) s.name = ctx.string(*n, "name");
@@ -541,6 +399,12 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
     s.maneuver = {ManeuverPoint{0.0, 0.0, 0.0, 0.0}};
   }
   if (const YAML::Node* n = top.find("vehicles")) s.vehicles = ctx.integer_in(*n, "vehicles", 1, kMaxVehicles);
+  if (const YAML::Node* n = top.find("study")) {
+    study::parse_study(ctx, *n, s);
+    if (const YAML::Node* v = top.find("vehicles")) {
+      ctx.fail(*v, "vehicles", "a study simulates study.samples vehicles; remove 'vehicles' (or the study)");
+    }
+  }
   {
     const YAML::Node& n = top.require("duration");
     s.duration = ctx.positive(n, "duration", 1.0e6, "s");

@@ -40,6 +40,7 @@
 //   cpu_threads: 0              # CPU backend threads, 0 = all hardware threads
 //   output: out/default         # result folder, relative to the working directory;
 //                               # default out/<name>
+//   study: {...}                # a Monte Carlo study over sampled parameters (host/study/study_spec.h)
 //
 // Integer keys accept integral numbers (1e6). Every error is one ScenarioError whose message
 // reads "<file>:<line>: <field>: <what is wrong>", e.g.
@@ -52,6 +53,7 @@
 #include "fleetdyn/batch.h"
 #include "fleetdyn/error.h"
 #include "host/model_params.h"
+#include "host/study/study_spec.h"
 
 namespace fleetdyn {
 
@@ -111,6 +113,8 @@ struct Scenario {
   BackendKind backend = BackendKind::Auto;
   int cpu_threads = 0;
   std::string output;                    // folder
+
+  study::StudySpec study;                // the `study:` section (study.enabled: present)
 
   std::vector<std::string> warnings;     // e.g. a step beyond the RK4 stability limit
 };

@@ -2,8 +2,10 @@
 # Install what fleetdyn needs to build and test, from Debian's packages, skipping what is there.
 # The CUDA toolkit is optional (the build falls back to the CPU backend without nvcc).
 set -euo pipefail
+# chromium: test_study_report renders report.html headless and checks the plots are drawn.
+# OpenMPI: studies shard over MPI ranks (optional at build time; the MpiStudy test runs mpirun).
 packages=(cmake ninja-build g++ libeigen3-dev libgtest-dev libbenchmark-dev libyaml-cpp-dev
-          nlohmann-json3-dev libcli11-dev libsundials-dev)
+          nlohmann-json3-dev libcli11-dev libsundials-dev libopenmpi-dev openmpi-bin chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,7 @@
 // The fleetdyn command-line tool:
-//   fleetdyn run [SCENARIO] [--out DIR] [--vehicles N] [--backend auto|cpu|cuda]
+//   fleetdyn run [SCENARIO] [--out DIR] [--vehicles N | --samples N] [--backend auto|cpu|cuda]
 //                [--precision fp32|fp64] [--threads N] [--quiet]
+//   fleetdyn run --resume DIR [--threads N] [--quiet]      # continue a study
 //   fleetdyn bench [--model strut|ce] [--sizes 1,100,...] [--backends cpu,cuda] [--precisions fp32,fp64]
 //                  [--threads 1,2] [--min-time S] [--out DIR] [--machine NAME] [--quiet]
 //   fleetdyn params [--model strut|ce] [--preset NAME]
@@ -27,10 +28,11 @@ int main(int argc, char** argv) {
 
   // ---- run ----------------------------------------------------------------------------------
   RunOptions run;
-  std::string run_out, run_backend, run_precision;
+  std::string run_out, run_backend, run_precision, run_resume;
   int run_vehicles = 0, run_threads = 0;
+  long long run_samples = 0;
   CLI::App* run_cmd = app.add_subcommand("run", "Simulate a scenario and write results.csv and summary.json");
-  run_cmd->add_option("scenario", run.scenario, "Scenario YAML file")->capture_default_str();
+  CLI::Option* scenario_opt = run_cmd->add_option("scenario", run.scenario, "Scenario YAML file")->capture_default_str();
   CLI::Option* out_opt = run_cmd->add_option("--out", run_out, "Result folder (default: the scenario's `output`)");
   CLI::Option* veh_opt = run_cmd->add_option("--vehicles", run_vehicles, "Number of vehicles (default: the scenario's)");
   CLI::Option* backend_opt = run_cmd->add_option("--backend", run_backend, "Backend (default: the scenario's)")
@@ -39,6 +41,11 @@ int main(int argc, char** argv) {
                               ->check(CLI::IsMember({"fp32", "fp64"}));
   CLI::Option* threads_opt =
       run_cmd->add_option("--threads", run_threads, "CPU backend threads, 0 = all (default: the scenario's)");
+  CLI::Option* samples_opt =
+      run_cmd->add_option("--samples", run_samples, "Samples of a study (default: the scenario's study.samples)");
+  CLI::Option* resume_opt = run_cmd->add_option(
+      "--resume", run_resume, "Continue the study in this folder, with the scenario and settings it was started with");
+  resume_opt->excludes(scenario_opt)->excludes(out_opt)->excludes(veh_opt)->excludes(backend_opt)->excludes(prec_opt)->excludes(samples_opt);
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress bar and no summary; errors and warnings only");
 
   // ---- bench --------------------------------------------------------------------------------
@@ -111,6 +118,8 @@ int main(int argc, char** argv) {
     if (backend_opt->count() > 0) run.backend = run_backend;
     if (prec_opt->count() > 0) run.precision = run_precision;
     if (threads_opt->count() > 0) run.cpu_threads = run_threads;
+    if (samples_opt->count() > 0) run.samples = run_samples;
+    if (resume_opt->count() > 0) run.resume = run_resume;
     run.progress = ::isatty(STDERR_FILENO) != 0;
     return run_command(run, std::cout, std::cerr);
   }

@@ -1,0 +1,102 @@
+#include "host/study/sample_setup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace fleetdyn::study {
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+
+std::string number_text(double v) {
+  std::ostringstream o;
+  o.precision(10);
+  o << v;
+  return o.str();
+}
+}  // namespace
+
+StudyDesign::StudyDesign(const StudySpec& spec) : spec_(spec), run_count_(spec.run_count()) {
+  if (spec.sobol_sensitivity) {
+    saltelli_ = std::make_unique<SaltelliDesign>(spec.sampling, spec.dimensions(), spec.samples, spec.seed);
+  } else {
+    plain_ = std::make_unique<SampleDesign>(spec.sampling, spec.dimensions(), spec.samples, spec.seed);
+  }
+}
+
+StudyDesign::~StudyDesign() = default;
+
+void StudyDesign::values(int64_t index, double* out) const {
+  const int d = spec_.dimensions();
+  std::vector<double> u(static_cast<size_t>(d));
+  if (saltelli_) {
+    saltelli_->unit_point(index, u.data());
+  } else {
+    plain_->unit_point(index, u.data());
+  }
+  for (int k = 0; k < d; ++k) out[k] = inverse_cdf(spec_.parameters[static_cast<size_t>(k)].distribution, u[static_cast<size_t>(k)]);
+}
+
+SampleSetup sample_setup(const Scenario& s, const double* values) {
+  SampleSetup out;
+  out.params = s.params;
+  out.initial = s.initial;
+  double yaw_deg = s.initial_yaw_deg;
+  double mu_scale = -1.0;  // sampled terrain friction, if any
+  const StudySpec& spec = s.study;
+  for (int k = 0; k < spec.dimensions(); ++k) {
+    const SampledParameter& p = spec.parameters[static_cast<size_t>(k)];
+    const double v = values[k];
+    if (!(v >= p.min && v <= p.max)) {
+      out.valid = false;
+      out.invalid_reason = p.name + " = " + number_text(v) + " is outside the allowed range [" + number_text(p.min) +
+                           ", " + number_text(p.max) + "]";
+      return out;
+    }
+    switch (p.target) {
+      case SampleTarget::VehicleParam: *model_param_ptr(out.params, p.name) = v; break;
+      case SampleTarget::InitialSpeed: out.initial.speed = v; break;
+      case SampleTarget::InitialYawDeg: yaw_deg = v; break;
+      case SampleTarget::InitialX: out.initial.x = v; break;
+      case SampleTarget::InitialY: out.initial.y = v; break;
+      case SampleTarget::SteerScale: out.steer_scale = v; break;
+      case SampleTarget::TimeScale: out.time_scale = v; break;
+      case SampleTarget::MuScale: mu_scale = v; break;
+    }
+  }
+  out.initial.yaw = yaw_deg * kPi / 180.0;
+  if (mu_scale >= 0.0) {
+    // The tire's grip is mu * (surface factor): a sampled surface factor scales the tire's mu
+    // relative to the scenario's surface (the batch's terrain keeps the scenario's factor).
+    double* mu = model_param_ptr(out.params, "tire.mu");
+    const double base = s.terrain.desc.mu_scale;
+    *mu = base > 0.0 ? *mu * mu_scale / base : 0.0;
+    for (const auto& f : model_param_fields(s.params.model)) {
+      if (std::string(f.name) == "tire.mu" && !(*mu >= f.min && *mu <= f.max)) {
+        out.valid = false;
+        out.invalid_reason = "terrain.mu_scale = " + number_text(mu_scale) + " makes tire.mu " + number_text(*mu) +
+                             ", outside its allowed range [" + number_text(f.min) + ", " + number_text(f.max) + "]";
+        return out;
+      }
+    }
+  }
+  try {
+    finalize_model_params(out.params);
+  } catch (const Error& e) {
+    out.valid = false;
+    out.invalid_reason = e.what();
+  }
+  return out;
+}
+
+Maneuver scaled_maneuver(const Maneuver& m, double steer_scale, double time_scale) {
+  Maneuver out = m;
+  for (ManeuverPoint& p : out) {
+    p.steer = std::clamp(p.steer * steer_scale, -1.0, 1.0);
+    p.time *= time_scale;
+  }
+  return out;
+}
+
+}  // namespace fleetdyn::study

@@ -1,0 +1,45 @@
+// From a study's sample index to the vehicle it simulates: the unit-cube point of the sampling
+// design, the parameter values (inverse CDFs), and the vehicle's parameters, initial condition
+// and maneuver scaling. Everything depends on the sample index alone, never on the chunking.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "host/scenario.h"
+
+namespace fleetdyn::study {
+
+// The study's design: a SampleDesign, or a SaltelliDesign with Sobol sensitivity.
+class StudyDesign {
+ public:
+  explicit StudyDesign(const StudySpec& spec);
+  ~StudyDesign();
+  int64_t run_count() const { return run_count_; }
+  // The parameter values of run `index` (dimensions() of them), in the order of spec.parameters.
+  void values(int64_t index, double* out) const;
+
+ private:
+  const StudySpec& spec_;
+  int64_t run_count_;
+  std::unique_ptr<SampleDesign> plain_;
+  std::unique_ptr<SaltelliDesign> saltelli_;
+};
+
+struct SampleSetup {
+  bool valid = true;
+  std::string invalid_reason;  // when !valid: which parameter, and why
+  ModelParams params;          // finalized
+  InitialCondition initial;
+  double steer_scale = 1.0, time_scale = 1.0;
+};
+
+// The vehicle of one sample of scenario s with the sampled values.
+SampleSetup sample_setup(const Scenario& s, const double* values);
+
+// The maneuver table with steer scaled (saturating at +-1) and times stretched.
+Maneuver scaled_maneuver(const Maneuver& m, double steer_scale, double time_scale);
+
+}  // namespace fleetdyn::study

@@ -1,0 +1,220 @@
+#include "host/study/study_parse.h"
+
+#include <cmath>
+
+#include "host/model_params.h"
+
+namespace fleetdyn::study {
+
+using namespace yaml_input;
+
+namespace {
+
+struct ExtraName {
+  const char* name;
+  const char* unit;
+  double min, max;
+  SampleTarget target;
+};
+// Bounds as the scenario's own keys (initial.*) or what keeps the physics meaningful.
+const ExtraName kExtraNames[] = {
+    {"initial.speed", "m/s", 0.0, 200.0, SampleTarget::InitialSpeed},
+    {"initial.yaw_deg", "deg", -360.0, 360.0, SampleTarget::InitialYawDeg},
+    {"initial.x", "m", -1.0e7, 1.0e7, SampleTarget::InitialX},
+    {"initial.y", "m", -1.0e7, 1.0e7, SampleTarget::InitialY},
+    {"maneuver.steer_scale", "-", -10.0, 10.0, SampleTarget::SteerScale},
+    {"maneuver.time_scale", "-", 0.01, 100.0, SampleTarget::TimeScale},
+    {"terrain.mu_scale", "-", 0.0, 10.0, SampleTarget::MuScale},
+};
+
+// The distribution's keys: `dist` picks the kind, which decides the other keys.
+Distribution parse_distribution(const Ctx& ctx, const YAML::Node& node, const std::string& field) {
+  if (!node.IsMap()) ctx.fail(node, field, "expected a distribution such as {dist: normal, mean: 1, sd: 0.1}, got " + describe(node));
+  std::string kind_name;
+  YAML::Node kind_node;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (it->first.IsScalar() && it->first.Scalar() == "dist") {
+      kind_node = it->second;
+      kind_name = ctx.string(it->second, field + ".dist");
+    }
+  }
+  static const std::vector<std::string> kKinds = {"fixed", "uniform", "normal", "truncated_normal", "lognormal", "choice"};
+  if (kind_name.empty()) ctx.fail(node, field + ".dist", "required key is missing (one of: " + join(kKinds) + ")");
+  Distribution d;
+  if (!parse_distribution_kind(kind_name, &d.kind)) {
+    ctx.fail(kind_node, field + ".dist", "unknown distribution '" + kind_name + "' (allowed: " + join(kKinds) + ")" +
+                                             suggestion(kind_name, kKinds));
+  }
+  std::vector<std::string> allowed = {"dist"};
+  switch (d.kind) {
+    case DistributionKind::Fixed: allowed.push_back("value"); break;
+    case DistributionKind::Uniform: allowed.insert(allowed.end(), {"min", "max"}); break;
+    case DistributionKind::Normal: allowed.insert(allowed.end(), {"mean", "sd"}); break;
+    case DistributionKind::TruncatedNormal: allowed.insert(allowed.end(), {"mean", "sd", "min", "max"}); break;
+    case DistributionKind::LogNormal: allowed.insert(allowed.end(), {"mu", "sigma"}); break;
+    case DistributionKind::Choice: allowed.insert(allowed.end(), {"values", "weights"}); break;
+  }
+  const MapReader m(ctx, node, field, allowed, " for a " + kind_name + " distribution");
+  const auto num = [&](const char* key) { return ctx.number(m.require(key), m.path(key)); };
+  switch (d.kind) {
+    case DistributionKind::Fixed: d.value = num("value"); break;
+    case DistributionKind::Uniform: d.min = num("min"); d.max = num("max"); break;
+    case DistributionKind::Normal: d.mean = num("mean"); d.sd = num("sd"); break;
+    case DistributionKind::TruncatedNormal:
+      d.mean = num("mean"); d.sd = num("sd"); d.min = num("min"); d.max = num("max");
+      break;
+    case DistributionKind::LogNormal: d.mu = num("mu"); d.sigma = num("sigma"); break;
+    case DistributionKind::Choice: {
+      const auto list = [&](const char* key, std::vector<double>& out) {
+        const YAML::Node& n = m.require(key);
+        if (!n.IsSequence() || n.size() == 0) ctx.fail(n, m.path(key), "expected a list of numbers, got " + describe(n));
+        for (size_t i = 0; i < n.size(); ++i) out.push_back(ctx.number(n[i], m.path(key) + "[" + std::to_string(i) + "]"));
+      };
+      list("values", d.values);
+      if (m.find("weights")) {
+        list("weights", d.weights);
+      } else {
+        d.weights.assign(d.values.size(), 1.0);
+      }
+      break;
+    }
+  }
+  try {
+    validate_distribution(d);
+  } catch (const Error& e) {
+    // The message starts with the offending key ("sd: must be > 0"); point at that key's line.
+    const std::string what = e.what();
+    const size_t colon = what.find(": ");
+    if (colon == std::string::npos) ctx.fail(node, field, what);
+    const std::string sub = what.substr(0, colon);            // "sd", "weights[2]"
+    const YAML::Node* at = m.find(sub.substr(0, sub.find('[')));
+    ctx.fail(at ? *at : node, field + "." + sub, what.substr(colon + 2));
+  }
+  return d;
+}
+
+// Where the distribution lives: its support, or its central 1 - 2e-9 for unbounded ones.
+void distribution_range(const Distribution& d, double* lo, double* hi) {
+  *lo = inverse_cdf(d, 1.0e-9);
+  *hi = inverse_cdf(d, 1.0 - 1.0e-9);
+}
+
+SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const std::string& name, const Scenario& s) {
+  SampledParameter p;
+  p.name = name;
+  p.line = line_of(key);
+  const std::string field = "study.parameters." + name;
+  for (const ExtraName& e : kExtraNames) {
+    if (name == e.name) {
+      p.unit = e.unit;
+      p.min = e.min;
+      p.max = e.max;
+      p.target = e.target;
+      return p;
+    }
+  }
+  for (const auto& f : model_param_fields(s.params.model)) {
+    if (name == f.name) {
+      p.unit = f.unit;
+      p.min = f.min;
+      p.max = f.max;
+      p.target = SampleTarget::VehicleParam;
+      for (const auto& o : s.overrides) {
+        if (o.name == name) ctx.fail(key, field, "'" + name + "' is also set in vehicle.overrides; give it in one place");
+      }
+      return p;
+    }
+  }
+  std::vector<std::string> known;
+  for (const auto& f : model_param_fields(s.params.model)) known.emplace_back(f.name);
+  for (const ExtraName& e : kExtraNames) known.emplace_back(e.name);
+  const bool terrain = name.rfind("terrain.", 0) == 0;
+  ctx.fail(key, field,
+           terrain ? "only terrain.mu_scale can be sampled: the terrain's shape is shared by all vehicles of a batch"
+                   : "unknown parameter '" + name + "' of a " + std::string(model_name(s.params.model)) +
+                         " study (vehicle parameters: `fleetdyn params --model " + model_name(s.params.model) +
+                         "`; also initial.speed, initial.yaw_deg, initial.x, initial.y, maneuver.steer_scale, "
+                         "maneuver.time_scale, terrain.mu_scale)" + suggestion(name, known));
+}
+
+}  // namespace
+
+const std::vector<std::string>& extra_sampled_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const ExtraName& e : kExtraNames) out.emplace_back(e.name);
+    return out;
+  }();
+  return names;
+}
+
+int64_t StudySpec::run_count() const {
+  return sobol_sensitivity ? samples * (dimensions() + 2) : samples;
+}
+
+void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
+  StudySpec& st = s.study;
+  st = StudySpec{};
+  st.enabled = true;
+  st.line = line_of(node);
+  const MapReader m(ctx, node, "study", {"samples", "seed", "sampling", "chunk", "sensitivity", "parameters", "rollover"});
+  {
+    const YAML::Node& n = m.require("samples");
+    st.samples = ctx.integer64_in(n, "study.samples", 1, kMaxStudySamples);
+  }
+  if (const YAML::Node* n = m.find("seed")) st.seed = static_cast<uint64_t>(ctx.integer64_in(*n, "study.seed", 0, 1LL << 53));
+  if (const YAML::Node* n = m.find("sampling")) {
+    const std::string name = ctx.string(*n, "study.sampling");
+    static const std::vector<std::string> kMethods = {"random", "lhs", "sobol"};
+    if (!parse_sampling_method(name, &st.sampling)) {
+      ctx.fail(*n, "study.sampling", "unknown sampling '" + name + "' (allowed: " + join(kMethods) + ")" + suggestion(name, kMethods));
+    }
+  }
+  if (const YAML::Node* n = m.find("chunk")) st.chunk = ctx.integer_in(*n, "study.chunk", 1, 100000000);
+  if (const YAML::Node* n = m.find("sensitivity")) {
+    const std::string name = ctx.string(*n, "study.sensitivity");
+    if (name != "rank" && name != "sobol") {
+      ctx.fail(*n, "study.sensitivity", "unknown sensitivity '" + name + "' (allowed: rank, sobol)");
+    }
+    st.sobol_sensitivity = name == "sobol";
+  }
+  {
+    const YAML::Node& n = m.require("parameters");
+    const MapReader pm(ctx, n, "study.parameters", {});  // names checked one by one, with a suggestion
+    if (pm.entries().empty()) ctx.fail(n, "study.parameters", "expected at least one sampled parameter");
+    for (const auto& e : pm.entries()) {
+      SampledParameter p = sampled_parameter(ctx, e.key, e.name, s);
+      const std::string field = "study.parameters." + e.name;
+      p.distribution = parse_distribution(ctx, e.value, field);
+      double lo = 0.0, hi = 0.0;
+      distribution_range(p.distribution, &lo, &hi);
+      if (hi < p.min || lo > p.max) {
+        ctx.fail(e.value, field, "the distribution lies entirely outside the allowed range [" + fmt(p.min) + ", " +
+                                     fmt(p.max) + "]" + (p.unit == "-" ? "" : " " + p.unit) + " of " + e.name);
+      }
+      if (lo < p.min || hi > p.max) {
+        s.warnings.push_back(s.path + ":" + std::to_string(line_of(e.value)) + ": " + field +
+                             ": part of the distribution lies outside the allowed range [" + fmt(p.min) + ", " +
+                             fmt(p.max) + "]; samples there are recorded as invalid and not simulated");
+      }
+      if (p.target == SampleTarget::TimeScale && lo <= 0.0) {
+        ctx.fail(e.value, field, "maneuver.time_scale must stay > 0 (use a bounded or log-normal distribution)");
+      }
+      st.parameters.push_back(std::move(p));
+    }
+  }
+  if (const YAML::Node* n = m.find("rollover")) {
+    const MapReader rm(ctx, *n, "study.rollover", {"roll_deg", "two_wheel_lift_s"});
+    if (const YAML::Node* v = rm.find("roll_deg")) st.rollover.roll_deg = ctx.number_in(*v, "study.rollover.roll_deg", 1.0, 180.0, "deg");
+    if (const YAML::Node* v = rm.find("two_wheel_lift_s")) {
+      st.rollover.two_wheel_lift_s = ctx.positive(*v, "study.rollover.two_wheel_lift_s", 1.0e6, "s");
+    }
+  }
+  if (st.sobol_sensitivity && st.run_count() > kMaxStudySamples) {
+    ctx.fail(m.require("samples"), "study.samples", "with sensitivity: sobol the study needs samples * (d + 2) = " +
+                                                        std::to_string(st.run_count()) + " runs, more than the limit");
+  }
+  if (!s.sweeps.empty()) ctx.fail(node, "study", "a study cannot be combined with vehicle.sweep (sample the parameter instead)");
+}
+
+}  // namespace fleetdyn::study
