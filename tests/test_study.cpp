@@ -22,6 +22,10 @@
 #include "host/study/samples_file.h"
 #include "host/study/statistics.h"
 
+#if defined(FLEETDYN_HAS_HDF5)
+#include <hdf5.h>
+#endif
+
 namespace fleetdyn {
 namespace {
 
@@ -301,6 +305,60 @@ TEST(StudyRun, SamplesFlagOverridesAndIsRecordedForResume) {
   EXPECT_EQ(run("tests/data/tiny.yaml", scratch("samples_plain"), &err, 6), kExitBadInput);
   EXPECT_TRUE(contains(err, "--samples: tests/data/tiny.yaml has no study section")) << err;
 }
+
+#if defined(FLEETDYN_HAS_HDF5)
+std::vector<double> read_dataset(hid_t file, const std::string& path) {
+  const hid_t set = H5Dopen2(file, path.c_str(), H5P_DEFAULT);
+  EXPECT_GE(set, 0) << path;
+  if (set < 0) return {};
+  const hid_t space = H5Dget_space(set);
+  hsize_t n = 0;
+  H5Sget_simple_extent_dims(space, &n, nullptr);
+  std::vector<double> v(static_cast<size_t>(n));
+  H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+  H5Sclose(space);
+  H5Dclose(set);
+  return v;
+}
+
+// The worst samples' trajectories, simulated again, reproduce their rows: recorded at every step,
+// the ground-relative roll asin(sin(roll) cos(pitch)) (flat ground) peaks at the sample's
+// max_abs_roll from samples.csv.
+TEST(StudyRun, TrajectoriesOfTheWorstSamplesReproduceTheirRows) {
+  const fs::path dir = scratch("trajectories");
+  std::string text = read_text("tests/data/study_small.yaml") + "  trajectories: {worst: 3, points: 3001}\n";
+  const fs::path sc = write_scenario(dir / "scenario", text);
+  ASSERT_EQ(run(sc, dir / "out"), kExitOk);
+  const json summary = json::parse(read_text(dir / "out" / "summary.json"));
+  EXPECT_EQ(summary["files"]["trajectories"], "trajectories.h5");
+  const study::SamplesTable t = study::read_samples((dir / "out" / "samples.csv").string());
+  const auto& roll_metric = t.values[static_cast<size_t>(t.column("max_abs_roll_rad"))];
+  const hid_t file = H5Fopen((dir / "out" / "trajectories.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  hsize_t groups = 0;
+  H5Gget_num_objs(file, &groups);
+  EXPECT_EQ(groups, 3u);
+  double previous = 1e9;
+  for (int i = 0; i < 3; ++i) {
+    const int64_t sample = summary["worst_cases"]["samples"][i]["sample"].get<int64_t>();
+    char name[40];
+    std::snprintf(name, sizeof name, "/sample_%06lld/", static_cast<long long>(sample));
+    const std::vector<double> time = read_dataset(file, std::string(name) + "time");
+    const std::vector<double> roll = read_dataset(file, std::string(name) + "roll");
+    const std::vector<double> pitch = read_dataset(file, std::string(name) + "pitch");
+    ASSERT_EQ(time.size(), 3001u);
+    EXPECT_EQ(time.front(), 0.0);
+    EXPECT_NEAR(time.back(), 3.0, 1e-12);
+    double peak = 0.0;  // over the states at the start of each step, as the metric
+    for (size_t k = 0; k + 1 < roll.size(); ++k) peak = std::max(peak, std::fabs(std::asin(std::sin(roll[k]) * std::cos(pitch[k]))));
+    const double expected = roll_metric[static_cast<size_t>(sample)];
+    EXPECT_NEAR(peak, expected, 1e-9 * expected) << "sample " << sample;
+    EXPECT_LE(expected, previous);  // worst first
+    previous = expected;
+  }
+  H5Fclose(file);
+}
+#endif
 
 // ---- invalid samples and the summary ------------------------------------------------------------
 

@@ -18,6 +18,7 @@
 #include "host/study/sample_setup.h"
 #include "host/study/samples_file.h"
 #include "host/study/study_summary.h"
+#include "host/study/trajectories_h5.h"
 #include "host/study/worst_cases.h"
 
 namespace fleetdyn::study {
@@ -359,6 +360,7 @@ int run_study_sharded(const Scenario& s, const StudyRunOptions& opt, std::ostrea
   summary["processes"] = group.size();
   summary["resumed"] = opt.resume;
   summary["samples_done_before_this_run"] = already;
+  if (spec.trajectories_worst > 0) summary["files"]["trajectories"] = "trajectories.h5";
   write_text_file(folder / "summary.json", summary.dump(2) + "\n");
 
   // The report, with the time series of the worst cases simulated again.
@@ -367,10 +369,17 @@ int run_study_sharded(const Scenario& s, const StudyRunOptions& opt, std::ostrea
   report.device = device;
   report.wall_time_s = run_s;
   std::vector<int64_t> worst;
+  const int traced = std::max(kReportTraces, spec.trajectories_worst);
   for (const auto& w : summary["worst_cases"]["samples"]) {
-    if (static_cast<int>(worst.size()) < kReportTraces) worst.push_back(w["sample"].get<int64_t>());
+    if (static_cast<int>(worst.size()) < traced) worst.push_back(w["sample"].get<int64_t>());
   }
-  report.worst_cases = simulate_traces(s, worst, 500, "largest roll");
+  std::vector<ReportTrace> traces = simulate_traces(s, worst, spec.trajectory_points, "largest " + spec.worst_by);
+  if (spec.trajectories_worst > 0) {
+    const std::vector<ReportTrace> chosen(traces.begin(), traces.begin() + std::min<size_t>(traces.size(), spec.trajectories_worst));
+    write_trajectories_h5(chosen, (folder / "trajectories.h5").string());
+  }
+  traces.resize(std::min<size_t>(traces.size(), kReportTraces));
+  report.worst_cases = std::move(traces);
   write_report_html(report, (folder / "report.html").string());
 
   if (!opt.quiet) out << study_text_summary(s, summary, folder.string());

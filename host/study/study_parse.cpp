@@ -1,8 +1,11 @@
 #include "host/study/study_parse.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "host/model_params.h"
+#include "host/output_files.h"
+#include "host/study/trajectories_h5.h"
 
 namespace fleetdyn::study {
 
@@ -157,7 +160,8 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   st = StudySpec{};
   st.enabled = true;
   st.line = line_of(node);
-  const MapReader m(ctx, node, "study", {"samples", "seed", "sampling", "chunk", "sensitivity", "parameters", "rollover"});
+  const MapReader m(ctx, node, "study",
+                    {"samples", "seed", "sampling", "chunk", "sensitivity", "parameters", "rollover", "worst_by", "trajectories"});
   {
     const YAML::Node& n = m.require("samples");
     st.samples = ctx.integer64_in(n, "study.samples", 1, kMaxStudySamples);
@@ -208,6 +212,25 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
     if (const YAML::Node* v = rm.find("roll_deg")) st.rollover.roll_deg = ctx.number_in(*v, "study.rollover.roll_deg", 1.0, 180.0, "deg");
     if (const YAML::Node* v = rm.find("two_wheel_lift_s")) {
       st.rollover.two_wheel_lift_s = ctx.positive(*v, "study.rollover.two_wheel_lift_s", 1.0e6, "s");
+    }
+  }
+  if (const YAML::Node* n = m.find("worst_by")) {
+    st.worst_by = ctx.string(*n, "study.worst_by");
+    std::vector<std::string> allowed;
+    for (const MetricInfo& info : kMetricInfo) {
+      if (!is_event_time(info)) allowed.emplace_back(info.name);
+    }
+    if (std::find(allowed.begin(), allowed.end(), st.worst_by) == allowed.end()) {
+      ctx.fail(*n, "study.worst_by", "'" + st.worst_by + "' is not a metric that ranks samples (allowed: " + join(allowed) + ")" +
+                                         suggestion(st.worst_by, allowed));
+    }
+  }
+  if (const YAML::Node* n = m.find("trajectories")) {
+    const MapReader tm(ctx, *n, "study.trajectories", {"worst", "points"});
+    st.trajectories_worst = ctx.integer_in(tm.require("worst"), "study.trajectories.worst", 1, 10000);
+    if (const YAML::Node* v = tm.find("points")) st.trajectory_points = ctx.integer_in(*v, "study.trajectories.points", 2, 1000000);
+    if (!built_with_hdf5()) {
+      ctx.fail(*n, "study.trajectories", "this fleetdyn was built without HDF5 (install libhdf5-dev and rebuild)");
     }
   }
   if (st.sobol_sensitivity && st.run_count() > kMaxStudySamples) {

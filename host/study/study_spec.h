@@ -17,6 +17,10 @@
 //       terrain.mu_scale: {dist: choice, values: [0.5, 0.8, 1.0], weights: [1, 2, 1]}
 //       chassis.mass: {dist: fixed, value: 4500}
 //     rollover: {roll_deg: 45, two_wheel_lift_s: 0.5}   # the rollover event (defaults shown)
+//     worst_by: max_abs_roll  # the metric whose largest values are the worst cases (summary,
+//                             #   report), any metric that is not an event time
+//     trajectories: {worst: 20, points: 500}   # optional: time series of the 20 worst samples,
+//                             #   simulated again, in trajectories.h5 (builds with HDF5)
 //
 // Sampled names: any parameter of the scenario's model (`fleetdyn params --model M`), and
 //   initial.speed [m/s], initial.yaw_deg [deg], initial.x [m], initial.y [m]
@@ -63,6 +67,9 @@ struct StudySpec {
   bool sobol_sensitivity = false;
   std::vector<SampledParameter> parameters;
   RolloverCriterion rollover;
+  std::string worst_by = "max_abs_roll";  // metric ranking the worst cases
+  int trajectories_worst = 0;      // worst samples whose time series go to trajectories.h5
+  int trajectory_points = 500;     // time points per trajectory (and per report trace)
   int line = 0;                    // of the `study:` key
 
   int dimensions() const { return static_cast<int>(parameters.size()); }

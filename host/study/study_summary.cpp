@@ -236,17 +236,23 @@ json study_summary(const Scenario& s, const SamplesTable& t, const StudyTimings&
   }
   j["sensitivity"] = sens;
 
-  // ---- the worst cases: largest roll --------------------------------------------------------------
+  // ---- the worst cases: the largest values of the ranking metric ---------------------------------
   {
-    const Selection roll = select_metric(t, metric::max_abs_roll);
-    std::vector<size_t> order(roll.values.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return roll.values[a] > roll.values[b]; });
-    json worst = json::array();
-    for (size_t i = 0; i < order.size() && static_cast<int>(i) < kWorstCases; ++i) {
-      worst.push_back({{"sample", roll.rows[order[i]]}, {"max_abs_roll_rad", roll.values[order[i]]}});
+    int by = metric::max_abs_roll;
+    for (int m = 0; m < kMetricCount; ++m) {
+      if (spec.worst_by == kMetricInfo[m].name) by = m;
     }
-    j["worst_cases"] = {{"by", "max_abs_roll (non-diverged valid samples)"}, {"samples", worst}};
+    const Selection sel = select_metric(t, by);
+    std::vector<size_t> order(sel.values.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sel.values[a] > sel.values[b]; });
+    const size_t count = static_cast<size_t>(std::max(kWorstCases, spec.trajectories_worst));
+    const std::string key = std::string(kMetricInfo[by].name) + unit_suffix(kMetricInfo[by].unit);
+    json worst = json::array();
+    for (size_t i = 0; i < order.size() && i < count; ++i) {
+      worst.push_back({{"sample", sel.rows[order[i]]}, {key, sel.values[order[i]]}});
+    }
+    j["worst_cases"] = {{"by", std::string(kMetricInfo[by].name) + " (" + sel.over + ")"}, {"samples", worst}};
   }
 
   const double rate = timings.wall_time_s > 0.0 ? static_cast<double>(timings.samples_this_run) / timings.wall_time_s : 0.0;
