@@ -15,6 +15,7 @@
 #include "fleetdyn/vehicle.h"
 #include "host/cpu_engine.h"
 #include "host/cuda_engine.h"
+#include "host/driver_setup.h"
 
 namespace fleetdyn {
 
@@ -61,6 +62,20 @@ TerrainDesc<T> convert_terrain(const TerrainDesc<double>& d) {
   return t;
 }
 
+// Metrics that start at -1, "no event yet" (their description says so, physics/metrics.h).
+bool starts_at_minus_one(int m) {
+  switch (m) {
+    case metric::first_liftoff_time:
+    case metric::diverged_time:
+    case metric::max_path_deviation:
+    case metric::path_progress:
+    case metric::maneuver_end_time:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // A model's parameters in the batch's precision.
 template <class T>
 VehicleParams<T> to_precision(const VehicleParams<double>& p) { return convert_params<T>(p); }
@@ -74,6 +89,11 @@ class TypedBatch {
   virtual void set_vehicles(const std::vector<double>& state, const std::vector<double>& origin) = 0;
   virtual void set_maneuvers(const std::vector<Maneuver>& tables, const std::vector<int>& vehicle_table) = 0;
   virtual void set_inputs(const std::vector<double>& inputs) = 0;  // [3][N]
+  // Drivers, arguments already checked (host/driver_setup.h).
+  virtual void set_path_driver(const std::vector<Path>& paths, const std::vector<int>& vehicle_path,
+                               const std::vector<PathDriverSettings>& settings) = 0;
+  virtual void set_steer_program(const std::vector<SteerProgram>& programs) = 0;
+  virtual std::vector<double> driver_state() = 0;
   virtual void step(int n) = 0;
   virtual void synchronize() = 0;
   virtual void read(std::vector<double>* state, std::vector<double>* origin, std::vector<double>* metrics,
@@ -103,6 +123,10 @@ class TypedBatchImpl final : public TypedBatch {
     host_.metrics.assign(static_cast<size_t>(kMetricCount) * n, T(0));
     host_.step_count.assign(n, 0);
     host_.status.assign(n, kStatusRunning);
+    for (const auto& p : params) {
+      const DriverGeometry<double> g = Model::driver_geometry(p);
+      host_.driver_geometry.push_back({T(g.front_axle_x), T(g.rear_axle_x), T(g.steer_gain)});
+    }
     engine_->upload(host_, kSyncAll);
   }
 
@@ -112,11 +136,12 @@ class TypedBatchImpl final : public TypedBatch {
     for (size_t j = 0; j < state.size(); ++j) host_.state[j] = T(state[j]);
     for (size_t j = 0; j < origin.size(); ++j) host_.origin[j] = T(origin[j]);
     for (int m = 0; m < kMetricCount; ++m) {
-      const T initial = (m == metric::first_liftoff_time || m == metric::diverged_time) ? T(-1) : T(0);
+      const T initial = starts_at_minus_one(m) ? T(-1) : T(0);
       for (int v = 0; v < n; ++v) host_.metrics[static_cast<size_t>(m) * n + v] = initial;
     }
     host_.step_count.assign(n, 0);
     host_.status.assign(n, kStatusRunning);
+    if (!host_.driver_state.empty()) driver_setup::reset_driver_state(host_);
     engine_->upload(host_, kSyncVehicles);
   }
 
@@ -138,6 +163,7 @@ class TypedBatchImpl final : public TypedBatch {
       }
     }
     host_.vehicle_table = vehicle_table;
+    host_.driver_mode = kDriverOpenLoop;
     engine_->upload(host_, kSyncManeuver);
   }
 
@@ -145,7 +171,28 @@ class TypedBatchImpl final : public TypedBatch {
     for (size_t j = 0; j < inputs.size(); ++j) host_.inputs[j] = T(inputs[j]);
     host_.table_offset.clear();
     host_.table_length.clear();
+    host_.driver_mode = kDriverOpenLoop;
     engine_->upload(host_, kSyncInputs | kSyncManeuver);
+  }
+
+  void set_path_driver(const std::vector<Path>& paths, const std::vector<int>& vehicle_path,
+                       const std::vector<PathDriverSettings>& settings) override {
+    fetch();  // the driver state is about to be reset on the host and uploaded
+    driver_setup::store_path_driver(host_, paths, vehicle_path, settings);
+    driver_setup::reset_driver_state(host_);
+    engine_->upload(host_, kSyncDriver);
+  }
+
+  void set_steer_program(const std::vector<SteerProgram>& programs) override {
+    fetch();
+    driver_setup::store_steer_programs(host_, programs);
+    driver_setup::reset_driver_state(host_);
+    engine_->upload(host_, kSyncDriver);
+  }
+
+  std::vector<double> driver_state() override {
+    fetch();
+    return std::vector<double>(host_.driver_state.begin(), host_.driver_state.end());
   }
 
   void step(int n) override {
@@ -175,12 +222,17 @@ class TypedBatchImpl final : public TypedBatch {
   bool using_tables() const override { return !host_.table_offset.empty(); }
 
   DriverInput<double> current_input(int v, double t) override {
+    const int n = host_.vehicle_count;
+    if (host_.driver_mode != kDriverOpenLoop) {  // the driver's last command
+      fetch();
+      const auto at = [&](int j) { return double(host_.driver_state[static_cast<size_t>(j) * n + v]); };
+      return {at(driver::kSteer), at(driver::kThrottle), at(driver::kBrake)};
+    }
     const BatchView<Model, T> view = host_.view();
     if (view.maneuver.table_count > 0) {
       const DriverInput<T> in = maneuver_input(view.maneuver, v, T(t));
       return {double(in.steer), double(in.throttle), double(in.brake)};
     }
-    const int n = host_.vehicle_count;
     return {double(host_.inputs[v]), double(host_.inputs[n + v]), double(host_.inputs[2 * n + v])};
   }
 
@@ -444,6 +496,22 @@ void Batch::set_inputs(const std::vector<DriverInput<double>>& inputs) {
   }
   b.typed->set_inputs(soa);
 }
+
+void Batch::set_path_driver(const std::vector<Path>& paths, const std::vector<int>& vehicle_path,
+                            const std::vector<PathDriverSettings>& settings) {
+  Impl& b = *impl_;
+  driver_setup::check_paths(paths, vehicle_path, b.vehicle_count);
+  driver_setup::check_path_settings(settings, b.vehicle_count);
+  b.typed->set_path_driver(paths, vehicle_path, settings);
+}
+
+void Batch::set_steer_program(const std::vector<SteerProgram>& programs) {
+  Impl& b = *impl_;
+  driver_setup::check_steer_programs(programs, b.vehicle_count);
+  b.typed->set_steer_program(programs);
+}
+
+std::vector<double> Batch::driver_state() { return impl_->typed->driver_state(); }
 
 void Batch::step(int n) {
   if (n < 0) throw Error("step count must not be negative, got " + std::to_string(n));

@@ -23,6 +23,16 @@ struct BatchStorage {
   // Per-vehicle SoA arrays.
   std::vector<T> state, origin, inputs, metrics;
   std::vector<int> step_count, status;
+  // Drivers (physics/driver.h). The geometry is derived from the parameters at construction;
+  // the rest is set by Batch::set_path_driver / set_steer_program. driver_state stays empty
+  // (nothing stored, moved or reset) until a driver is set.
+  int driver_mode = kDriverOpenLoop;
+  std::vector<DriverGeometry<T>> driver_geometry;  // [params.size()]
+  std::vector<int> path_offset, path_count, path_closed, vehicle_path;
+  std::vector<T> path_length, path_x, path_y, path_speed, path_s;
+  std::vector<PathDriverParams<T>> path_params;
+  std::vector<SteerProgramParams<T>> programs;
+  std::vector<T> driver_state;  // [kDriverStateSize][vehicle_count]
 
   // View over this storage (host pointers).
   BatchView<Model, T> view() {
@@ -47,6 +57,24 @@ struct BatchStorage {
     v.status = status.data();
     v.inputs = inputs.data();
     v.metrics = metrics.data();
+    DriverView<T>& d = v.driver;
+    d.mode = driver_mode;
+    d.geometry = driver_geometry.data();
+    d.paths.path_count = static_cast<int>(path_offset.size());
+    d.paths.offset = path_offset.data();
+    d.paths.count = path_count.data();
+    d.paths.closed = path_closed.data();
+    d.paths.length = path_length.data();
+    d.paths.x = path_x.data();
+    d.paths.y = path_y.data();
+    d.paths.speed = path_speed.data();
+    d.paths.s = path_s.data();
+    d.paths.vehicle_path = vehicle_path.empty() ? nullptr : vehicle_path.data();
+    d.path_params = path_params.data();
+    d.path_param_count = static_cast<int>(path_params.size());
+    d.programs = programs.data();
+    d.program_count = static_cast<int>(programs.size());
+    d.state = driver_state.empty() ? nullptr : driver_state.data();
     return v;
   }
 };
@@ -59,7 +87,8 @@ enum SyncPart : unsigned {
   kSyncVehicles = 1u,   // state, origin, step_count, status, metrics
   kSyncInputs = 2u,     // inputs
   kSyncManeuver = 4u,   // maneuver tables
-  kSyncAll = 7u,
+  kSyncDriver = 8u,     // driver paths, settings, programs and state (the state also with kSyncVehicles)
+  kSyncAll = 15u,
 };
 
 // A backend: steps a batch and keeps its copy of the storage in step with the host's.
@@ -69,7 +98,7 @@ class Engine {
   virtual ~Engine() = default;
   virtual void upload(const BatchStorage<Model, T>& host, unsigned parts) = 0;
   virtual void step(BatchStorage<Model, T>& host, int steps) = 0;  // may be asynchronous
-  virtual void download(BatchStorage<Model, T>& host) = 0;        // vehicles' arrays back to host; synchronizes
+  virtual void download(BatchStorage<Model, T>& host) = 0;        // vehicles' arrays (and driver state) back to host; synchronizes
   virtual void synchronize() = 0;
   virtual std::string device_name() const = 0;
 };

@@ -372,7 +372,7 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   if (root.IsNull()) ctx.fail(1, "", "the scenario is empty (expected at least 'duration')");
   const MapReader top(ctx, root, "",
                       {"name", "model", "vehicle", "terrain", "initial", "maneuver", "vehicles", "duration", "step",
-                       "substeps", "contact_requery", "precision", "backend", "cpu_threads", "output", "study"});
+                       "substeps", "contact_requery", "precision", "backend", "cpu_threads", "output", "study", "driver"});
 
   s.name = std::filesystem::path(path).stem().string();
   if (const YAML::Node* n = top.find("name")) s.name = ctx.string(*n, "name");
@@ -397,6 +397,12 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
     parse_maneuver(ctx, *n, s);
   } else {
     s.maneuver = {ManeuverPoint{0.0, 0.0, 0.0, 0.0}};
+  }
+  if (const YAML::Node* n = top.find("driver")) {
+    if (const YAML::Node* t = top.find("maneuver")) {
+      ctx.fail(*t, "maneuver", "a scenario has either a maneuver table or a driver (line " + std::to_string(line_of(*n)) + "), not both");
+    }
+    s.driver = parse_driver(ctx, *n, s.initial);
   }
   if (const YAML::Node* n = top.find("vehicles")) s.vehicles = ctx.integer_in(*n, "vehicles", 1, kMaxVehicles);
   if (const YAML::Node* n = top.find("study")) {
@@ -494,8 +500,8 @@ Batch scenario_batch(const Scenario& s) {
   Batch batch = s.params.model == VehicleModel::Ce
                     ? Batch(scenario_ce_params(s, s.vehicles), s.vehicles, s.terrain, bo)
                     : Batch(scenario_vehicle_params(s, s.vehicles), s.vehicles, s.terrain, bo);
+  apply_driver(batch, s.driver, s.maneuver);  // the driver first: set_initial_conditions starts the run
   batch.set_initial_conditions({s.initial});
-  batch.set_maneuvers({s.maneuver});
   return batch;
 }
 

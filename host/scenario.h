@@ -29,6 +29,8 @@
 //     - [0.0, 0.0, 0.2, 0.0]    # held after the last row; times strictly increasing;
 //     - [1.5, 0.4, 0.2, 0.0]    # steer in [-1, 1], throttle and brake in [0, 1]
 //                               # default: one row of zeros (coasting)
+//   driver: {type: fishhook, amplitude: 0.27, rate: 1.41}   # instead of `maneuver`: a path driver
+//                               # or a programmed maneuver (host/scenario_driver.h)
 //   vehicles: 64                # [1, 1e8]; default 1
 //   duration: 6.0               # [s] simulated time, (0, 1e6]; REQUIRED
 //   step: 0.001                 # [s] in (0, 0.1]; default: the model's default step for the
@@ -53,6 +55,7 @@
 #include "fleetdyn/batch.h"
 #include "fleetdyn/error.h"
 #include "host/model_params.h"
+#include "host/scenario_driver.h"
 #include "host/study/study_spec.h"
 
 namespace fleetdyn {
@@ -102,6 +105,7 @@ struct Scenario {
   InitialCondition initial;              // yaw in radians
   double initial_yaw_deg = 0.0;
   Maneuver maneuver;
+  DriverSpec driver;                     // the `driver:` section (kind Table: the maneuver table)
 
   int vehicles = 1;
   double duration = 0.0;                 // [s]

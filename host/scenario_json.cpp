@@ -46,6 +46,21 @@ json scenario_json(const Scenario& s) {
   json maneuver = json::array();
   for (const auto& p : s.maneuver) maneuver.push_back({p.time, p.steer, p.throttle, p.brake});
   j["maneuver"] = maneuver;
+  const DriverSpec& dr = s.driver;
+  json driver = {{"type", dr.type}};
+  if (dr.kind == DriverSpec::Kind::Path) {
+    driver["path"] = dr.path_shape;
+    driver["closed"] = dr.path.closed;
+    driver["points"] = dr.path.points.size();
+    driver["length_m"] = path_length(dr.path);
+    driver["tracker"] = dr.settings.tracker == PathTracker::Stanley ? "stanley" : "pure_pursuit";
+  } else if (dr.kind == DriverSpec::Kind::Program) {
+    const SteerProgram& p = dr.program;
+    driver.update({{"amplitude", p.amplitude}, {"rate", p.rate}, {"start_time", p.start_time}, {"hold", p.hold},
+                   {"frequency", p.frequency}, {"dwell", p.dwell}, {"roll_rate_threshold_rad_per_s", p.roll_rate_threshold},
+                   {"throttle", p.throttle}, {"throttle_before", p.throttle_before}, {"brake", p.brake}});
+  }
+  j["driver"] = driver;
   j["vehicles"] = s.vehicles;
   j["duration"] = s.duration;
   j["step"] = s.step;

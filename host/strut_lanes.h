@@ -3,8 +3,10 @@
 //
 // What is vectorized: the whole RK4 step (strut kinematics, TMeasy tire, driveline, Newton-Euler).
 // What runs per lane through the scalar code: terrain queries other than flat ground (a few
-// percent of the time; the loop and the heightfield index per lane), the maneuver lookup, the
-// sanity check, the metrics and the origin rebase (once per step, not per stage).
+// percent of the time; the loop and the heightfield index per lane), the inputs (maneuver
+// lookup, or the driver through vehicle_input from the lane's state: the same call as
+// run_vehicle's), the sanity check, the metrics and the origin rebase (once per step, not per
+// stage).
 //
 // Independence: a vehicle's lane depends only on its index (v / W, v % W), every vehicle of the
 // batch goes through this path (a short last group is padded with copies of its first vehicle,
@@ -62,6 +64,9 @@ inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
   L s[kStrutStateSize], next[kStrutStateSize];
   L origin_x, origin_y;
   T metrics[W][kMetricCount];
+  const bool driven = b.driver.mode != kDriverOpenLoop;  // open loop touches no driver state
+  T driver_state[W][kDriverStateSize];
+  DriverReport<T> report[W];
   int count[W], status[W];
   typename L::Mask running;  // lanes whose state advances
   for (int i = 0; i < W; ++i) {
@@ -69,6 +74,7 @@ inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
     set_lane(params, i, b.params[v % b.param_count]);
     for (int j = 0; j < kStrutStateSize; ++j) s[j].set(i, b.state[j * n + v]);
     for (int j = 0; j < kMetricCount; ++j) metrics[i][j] = b.metrics[j * n + v];
+    for (int j = 0; driven && j < kDriverStateSize; ++j) driver_state[i][j] = b.driver.state[j * n + v];
     origin_x.set(i, b.origin[v]);
     origin_y.set(i, b.origin[n + v]);
     count[i] = b.step_count[v];
@@ -82,9 +88,15 @@ inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
     for (int i = 0; i < W; ++i) {
       time[i] = T(count[i]) * dt;
       const int v = vehicle[i];
-      const DriverInput<T> one = b.maneuver.table_count > 0
-                                     ? maneuver_input(b.maneuver, v, time[i])
-                                     : DriverInput<T>{b.inputs[v], b.inputs[n + v], b.inputs[2 * n + v]};
+      DriverInput<T> one{T(0), T(0), T(0)};  // lanes that no longer advance: any finite input
+      if (!driven) {
+        one = batch_input(b, v, time[i]);
+      } else if (lane_is_set(running, i)) {
+        T lane_state[kStrutStateSize];
+        for (int j = 0; j < kStrutStateSize; ++j) lane_state[j] = s[j][i];
+        one = vehicle_input(b, b.params[v % b.param_count], v, time[i], lane_state, origin_x[i], origin_y[i],
+                            driver_state[i], &report[i]);
+      }
       input.steer.set(i, one.steer);
       input.throttle.set(i, one.throttle);
       input.brake.set(i, one.brake);
@@ -106,6 +118,7 @@ inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
       }
       update_metrics(metrics[i], b.terrain, origin_x[i], origin_y[i], strut_metric_sample(lane_state, get_lane(diag, i)), time[i],
                      dt);
+      if (driven) update_driver_metrics(metrics[i], report[i], time[i]);
       ++count[i];
     }
     if (!any_lane(running)) break;
@@ -126,6 +139,7 @@ inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
     const int v = vehicle[i];
     for (int j = 0; j < kStrutStateSize; ++j) b.state[j * n + v] = s[j][i];
     for (int j = 0; j < kMetricCount; ++j) b.metrics[j * n + v] = metrics[i][j];
+    for (int j = 0; driven && j < kDriverStateSize; ++j) b.driver.state[j * n + v] = driver_state[i][j];
     b.origin[v] = origin_x[i];
     b.origin[n + v] = origin_y[i];
     b.step_count[v] = count[i];

@@ -26,16 +26,19 @@ constexpr int kThreadsPerBlock = 128;  // tunable in this one place
 // threads, so the physics' parameter reads are coalesced instead of touching 32 cache lines per
 // warp-wide load. With one shared set every thread reads the same address (a broadcast), and
 // the global reference is kept.
-template <class Model, class T, bool kLocalParams>
+// kDrivers: a path driver or steer program is set (physics/driver.h). Open-loop batches run
+// kernels without any driver code, so drivers cost them no registers; driven batches always
+// take the local copy (one kernel per model and precision instead of two, for build time).
+template <class Model, class T, bool kLocalParams, bool kDrivers>
 __global__ void __launch_bounds__(kThreadsPerBlock, FLEETDYN_CUDA_MIN_BLOCKS)
     step_kernel(BatchView<Model, T> view, int steps) {
   const int v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= view.vehicle_count) return;
   if constexpr (kLocalParams) {
     const typename Model::template Params<T> local = view.params[v % view.param_count];
-    run_vehicle(view, local, v, steps);
+    run_vehicle_steps<kDrivers>(view, local, v, steps);
   } else {
-    run_vehicle(view, v, steps);
+    run_vehicle_steps<kDrivers>(view, view.params[v % view.param_count], v, steps);
   }
 }
 
@@ -70,6 +73,7 @@ class CudaEngine final : public Engine<Model, T> {
       params_.upload(host.params, stream_);
       local_params_ = local_params_for(static_cast<int>(host.params.size()));
       heightfield_.upload(host.heightfield, stream_);
+      driver_geometry_.upload(host.driver_geometry, stream_);
     }
     if (parts & kSyncVehicles) {
       state_.upload(host.state, stream_);
@@ -77,6 +81,20 @@ class CudaEngine final : public Engine<Model, T> {
       step_count_.upload(host.step_count, stream_);
       status_.upload(host.status, stream_);
       metrics_.upload(host.metrics, stream_);
+    }
+    if (parts & (kSyncVehicles | kSyncDriver)) driver_state_.upload(host.driver_state, stream_);
+    if (parts & kSyncDriver) {
+      path_offset_.upload(host.path_offset, stream_);
+      path_count_.upload(host.path_count, stream_);
+      path_closed_.upload(host.path_closed, stream_);
+      vehicle_path_.upload(host.vehicle_path, stream_);
+      path_length_.upload(host.path_length, stream_);
+      path_x_.upload(host.path_x, stream_);
+      path_y_.upload(host.path_y, stream_);
+      path_speed_.upload(host.path_speed, stream_);
+      path_s_.upload(host.path_s, stream_);
+      path_params_.upload(host.path_params, stream_);
+      programs_.upload(host.programs, stream_);
     }
     if (parts & kSyncInputs) inputs_.upload(host.inputs, stream_);
     if (parts & kSyncManeuver) {
@@ -109,11 +127,27 @@ class CudaEngine final : public Engine<Model, T> {
     v.status = status_.data();
     v.inputs = inputs_.data();
     v.metrics = metrics_.data();
+    DriverView<T>& d = v.driver;  // mode and counts from the host
+    d.geometry = driver_geometry_.data();
+    d.paths.offset = path_offset_.data();
+    d.paths.count = path_count_.data();
+    d.paths.closed = path_closed_.data();
+    d.paths.vehicle_path = vehicle_path_.data();
+    d.paths.length = path_length_.data();
+    d.paths.x = path_x_.data();
+    d.paths.y = path_y_.data();
+    d.paths.speed = path_speed_.data();
+    d.paths.s = path_s_.data();
+    d.path_params = path_params_.data();
+    d.programs = programs_.data();
+    d.state = driver_state_.data();
     const int blocks = (v.vehicle_count + kThreadsPerBlock - 1) / kThreadsPerBlock;
-    if (local_params_) {
-      step_kernel<Model, T, true><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+    if (d.mode != kDriverOpenLoop) {
+      step_kernel<Model, T, true, true><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+    } else if (local_params_) {
+      step_kernel<Model, T, true, false><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
     } else {
-      step_kernel<Model, T, false><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+      step_kernel<Model, T, false, false><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
     }
     FLEETDYN_CUDA_TRY(cudaGetLastError());
   }
@@ -124,6 +158,7 @@ class CudaEngine final : public Engine<Model, T> {
     step_count_.download(host.step_count, stream_);
     status_.download(host.status, stream_);
     metrics_.download(host.metrics, stream_);
+    driver_state_.download(host.driver_state, stream_);
     FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));
   }
 
@@ -138,6 +173,11 @@ class CudaEngine final : public Engine<Model, T> {
   DeviceBuffer<T> heightfield_, state_, origin_, inputs_, metrics_;
   DeviceBuffer<T> table_time_, table_steer_, table_throttle_, table_brake_;
   DeviceBuffer<int> step_count_, status_, table_offset_, table_length_, vehicle_table_;
+  DeviceBuffer<DriverGeometry<T>> driver_geometry_;
+  DeviceBuffer<T> driver_state_, path_length_, path_x_, path_y_, path_speed_, path_s_;
+  DeviceBuffer<int> path_offset_, path_count_, path_closed_, vehicle_path_;
+  DeviceBuffer<PathDriverParams<T>> path_params_;
+  DeviceBuffer<SteerProgramParams<T>> programs_;
 };
 
 }  // namespace

@@ -70,7 +70,9 @@ Csv read_csv(const fs::path& path) {
 std::vector<std::string> metric_columns() {
   return {"max_abs_roll_rad",        "max_abs_pitch_rad",          "max_abs_roll_rate_rad_per_s",
           "max_abs_lat_accel_m_per_s2", "wheel_liftoff_time_s",    "two_wheel_liftoff_time_s",
-          "first_liftoff_time_s",    "diverged_time_s"};
+          "first_liftoff_time_s",    "diverged_time_s",            "longest_two_wheel_liftoff_s",
+          "current_two_wheel_liftoff_s", "max_path_deviation_m",   "path_progress_m",
+          "maneuver_end_time_s"};
 }
 
 std::vector<std::string> metric_names() {

@@ -167,6 +167,34 @@ TEST(StudyScenario, PartlyOutOfRangeDistributionWarns) {
   EXPECT_TRUE(contains(s.warnings[0], "study.parameters.cg_height: part of the distribution lies outside the allowed range [0.2, 5]"));
 }
 
+
+TEST(StudyScenario, DriverSectionErrors) {
+  const auto error_of = [](const std::string& text) -> std::string {
+    try {
+      parse_scenario(text, "d.yaml");
+    } catch (const ScenarioError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  const std::string head = "duration: 1.0\n";
+  EXPECT_TRUE(contains(error_of(head + "driver: {type: fishhook, rate: 1}\n"), "d.yaml:2: driver.amplitude: required key is missing"));
+  EXPECT_TRUE(contains(error_of(head + "driver: {type: fishook, amplitude: 0.2}\n"),
+                       "driver.type: unknown driver 'fishook' (allowed: path, fishhook, sine_with_dwell, j_turn, step_steer) (did you mean 'fishhook'?)"));
+  EXPECT_TRUE(contains(error_of(head + "driver: {type: fishhook, amplitude: 0.2}\nmaneuver: [[0, 0, 0, 0]]\n"),
+                       "d.yaml:3: maneuver: a scenario has either a maneuver table or a driver (line 2), not both"));
+  EXPECT_TRUE(contains(error_of(head + "driver: {type: path, path: circle, speed: 8}\n"), "driver.radius: required key is missing"));
+  EXPECT_TRUE(contains(error_of(head + "driver: {type: path, path: iso3888_1, speed: 8, radius: 3}\n"), "driver.radius: only for path: circle"));
+  EXPECT_TRUE(contains(error_of(head + "driver: {type: path, path: points, speed: 8, points: [[0, 0, 5], [9, 0, 5]]}\n"),
+                       "driver.speed: path: points gives each point its speed"));
+  EXPECT_TRUE(contains(error_of(head + "driver: {type: j_turn, amplitude: 0.2, dwell: 1}\n"), "driver.dwell: unknown key 'dwell' for driver type j_turn"));
+  const std::string study = "study:\n  samples: 4\n  parameters:\n";
+  EXPECT_TRUE(contains(error_of(head + "driver: {type: fishhook, amplitude: 0.2}\n" + study + "    maneuver.steer_scale: {dist: uniform, min: 0.5, max: 1}\n"),
+                       "study.parameters.maneuver.steer_scale: scales the maneuver table, but this scenario has a driver"));
+  EXPECT_TRUE(contains(error_of(head + study + "    driver.amplitude: {dist: uniform, min: 0.1, max: 0.2}\n"),
+                       "study.parameters.driver.amplitude: needs a programmed driver"));
+}
+
 // ---- results: identical whatever the chunking, resumable ----------------------------------------
 
 TEST(StudyRun, SamplesAreByteIdenticalAcrossRerunsAndChunkSizes) {
@@ -360,6 +388,24 @@ TEST(StudyRun, TrajectoriesOfTheWorstSamplesReproduceTheirRows) {
 }
 #endif
 
+
+// A sampled fishhook amplitude (the roll-rate-timed NHTSA program, per sample on the device
+// path): with the CG raised to 1.3 m, a larger first steer rolls the body further.
+TEST(StudyRun, SampledFishhookAmplitudeDrivesRoll) {
+  const fs::path dir = scratch("amplitude");
+  const std::string text =
+      "model: strut\nvehicle: {preset: hmmwv, overrides: {cg_height: 1.3}}\ninitial: {speed: 20.0}\n"
+      "driver: {type: fishhook, amplitude: 0.27, rate: 1.41, start_time: 0.3}\n"
+      "duration: 3.0\nbackend: cpu\n"
+      "study:\n  samples: 16\n  sampling: lhs\n  parameters:\n    driver.amplitude: {dist: uniform, min: 0.05, max: 0.4}\n";
+  const fs::path sc = write_scenario(dir / "scenario", text);
+  std::string err;
+  ASSERT_EQ(run(sc, dir / "out", &err), kExitOk) << err;
+  const json s = json::parse(read_text(dir / "out" / "summary.json"));
+  EXPECT_GT(s["sensitivity"]["spearman"]["max_abs_roll"]["driver.amplitude"].get<double>(), 0.9);
+  EXPECT_EQ(s["scenario"]["driver"]["type"], "fishhook");
+}
+
 // ---- invalid samples and the summary ------------------------------------------------------------
 
 TEST(StudyRun, OutOfRangeSamplesAreInvalidCountedAndExplained) {
@@ -411,9 +457,9 @@ TEST(StudyRun, SummaryProbabilitiesAndIntervalsMatchTheSamples) {
     EXPECT_DOUBLE_EQ(e["wilson_95"][0].get<double>(), w.lo) << event;
     EXPECT_DOUBLE_EQ(e["wilson_95"][1].get<double>(), w.hi) << event;
   }
-  // Rollover by definition: roll beyond 45 deg or 0.5 s of two-wheel lift.
+  // Rollover by definition: roll beyond 45 deg or an unbroken 0.5 s of two-wheel lift.
   const auto& roll = t.values[static_cast<size_t>(t.column("max_abs_roll_rad"))];
-  const auto& lift = t.values[static_cast<size_t>(t.column("two_wheel_liftoff_time_s"))];
+  const auto& lift = t.values[static_cast<size_t>(t.column("longest_two_wheel_liftoff_s"))];
   const auto& rolled = t.values[static_cast<size_t>(t.column("rollover"))];
   for (int64_t r = 0; r < t.rows(); ++r) {
     const size_t i = static_cast<size_t>(r);

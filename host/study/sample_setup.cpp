@@ -42,6 +42,7 @@ SampleSetup sample_setup(const Scenario& s, const double* values) {
   SampleSetup out;
   out.params = s.params;
   out.initial = s.initial;
+  out.program = s.driver.program;
   double yaw_deg = s.initial_yaw_deg;
   double mu_scale = -1.0;  // sampled terrain friction, if any
   const StudySpec& spec = s.study;
@@ -63,6 +64,9 @@ SampleSetup sample_setup(const Scenario& s, const double* values) {
       case SampleTarget::SteerScale: out.steer_scale = v; break;
       case SampleTarget::TimeScale: out.time_scale = v; break;
       case SampleTarget::MuScale: mu_scale = v; break;
+      case SampleTarget::DriverAmplitude: out.program.amplitude = v; break;
+      case SampleTarget::DriverRate: out.program.rate = v; break;
+      case SampleTarget::DriverStartTime: out.program.start_time = v; break;
     }
   }
   out.initial.yaw = yaw_deg * kPi / 180.0;
@@ -97,6 +101,36 @@ Maneuver scaled_maneuver(const Maneuver& m, double steer_scale, double time_scal
     p.time *= time_scale;
   }
   return out;
+}
+
+void apply_sample_drivers(Batch& batch, const Scenario& s, const std::vector<const SampleSetup*>& setups) {
+  switch (s.driver.kind) {
+    case DriverSpec::Kind::Path: apply_driver(batch, s.driver, s.maneuver); return;
+    case DriverSpec::Kind::Program: {
+      std::vector<SteerProgram> programs;
+      for (const SampleSetup* su : setups) programs.push_back(su->program);
+      batch.set_steer_program(programs);
+      return;
+    }
+    case DriverSpec::Kind::Table: {
+      bool scaled = false;
+      for (const auto& p : s.study.parameters) {
+        scaled = scaled || p.target == SampleTarget::SteerScale || p.target == SampleTarget::TimeScale;
+      }
+      if (!scaled) {
+        batch.set_maneuvers({s.maneuver});
+        return;
+      }
+      std::vector<Maneuver> tables;
+      std::vector<int> vehicle_table;
+      for (const SampleSetup* su : setups) {
+        vehicle_table.push_back(static_cast<int>(tables.size()));
+        tables.push_back(scaled_maneuver(s.maneuver, su->steer_scale, su->time_scale));
+      }
+      batch.set_maneuvers(tables, vehicle_table);
+      return;
+    }
+  }
 }
 
 }  // namespace fleetdyn::study

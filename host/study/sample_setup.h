@@ -34,6 +34,7 @@ struct SampleSetup {
   ModelParams params;          // finalized
   InitialCondition initial;
   double steer_scale = 1.0, time_scale = 1.0;
+  SteerProgram program;        // the scenario's programmed driver with the sampled values
 };
 
 // The vehicle of one sample of scenario s with the sampled values.
@@ -41,5 +42,8 @@ SampleSetup sample_setup(const Scenario& s, const double* values);
 
 // The maneuver table with steer scaled (saturating at +-1) and times stretched.
 Maneuver scaled_maneuver(const Maneuver& m, double steer_scale, double time_scale);
+
+// Sets the driver of a batch of samples: their programs, their scaled tables, or the shared path.
+void apply_sample_drivers(Batch& batch, const Scenario& s, const std::vector<const SampleSetup*>& setups);
 
 }  // namespace fleetdyn::study

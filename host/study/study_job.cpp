@@ -45,7 +45,7 @@ std::string samples_header(const Scenario& s) {
 void append_events(std::string& line, const StudySpec& spec, const double* m, bool diverged) {
   const bool two_wheel = m[metric::two_wheel_liftoff_time] > 0.0;
   const bool rollover = m[metric::max_abs_roll] > spec.rollover.roll_deg * kPi / 180.0 ||
-                        m[metric::two_wheel_liftoff_time] >= spec.rollover.two_wheel_lift_s;
+                        m[metric::longest_two_wheel_liftoff] >= spec.rollover.two_wheel_lift_s;
   line += rollover ? ",1" : ",0";
   line += two_wheel ? ",1" : ",0";
   line += diverged ? ",1" : ",0";
@@ -116,12 +116,7 @@ ChunkResult simulate_chunk(const Scenario& s, const StudyDesign& design, int64_t
   std::vector<VehicleParams<double>> strut;
   std::vector<CeParams<double>> ce;
   std::vector<InitialCondition> initial;
-  std::vector<Maneuver> tables;
-  std::vector<int> vehicle_table;
-  bool scaled = false;
-  for (const auto& p : spec.parameters) {
-    scaled = scaled || p.target == SampleTarget::SteerScale || p.target == SampleTarget::TimeScale;
-  }
+  std::vector<const SampleSetup*> simulated;  // the valid samples, in batch order
   int n = 0;
   for (int64_t i = 0; i < count; ++i) {
     double* v = &values[static_cast<size_t>(i) * d];
@@ -136,10 +131,7 @@ ChunkResult simulate_chunk(const Scenario& s, const StudyDesign& design, int64_t
       strut.push_back(su.params.strut);
     }
     initial.push_back(su.initial);
-    if (scaled) {
-      vehicle_table.push_back(static_cast<int>(tables.size()));
-      tables.push_back(scaled_maneuver(s.maneuver, su.steer_scale, su.time_scale));
-    }
+    simulated.push_back(&su);
   }
   ChunkResult out;
   std::vector<double> metrics;
@@ -147,12 +139,8 @@ ChunkResult simulate_chunk(const Scenario& s, const StudyDesign& design, int64_t
   if (n > 0) {
     Batch batch = s.params.model == VehicleModel::Ce ? Batch(ce, n, s.terrain, batch_options(s))
                                                      : Batch(strut, n, s.terrain, batch_options(s));
+    apply_sample_drivers(batch, s, simulated);  // the driver first: set_initial_conditions starts the run
     batch.set_initial_conditions(initial);
-    if (scaled) {
-      batch.set_maneuvers(tables, vehicle_table);
-    } else {
-      batch.set_maneuvers({s.maneuver});
-    }
     const long long total = scenario_step_count(s);
     long long done = 0, stride = std::max<long long>(1, std::llround(0.1 / s.step));
     while (done < total) {

@@ -28,6 +28,9 @@ const ExtraName kExtraNames[] = {
     {"maneuver.steer_scale", "-", -10.0, 10.0, SampleTarget::SteerScale},
     {"maneuver.time_scale", "-", 0.01, 100.0, SampleTarget::TimeScale},
     {"terrain.mu_scale", "-", 0.0, 10.0, SampleTarget::MuScale},
+    {"driver.amplitude", "-", -1.0, 1.0, SampleTarget::DriverAmplitude},
+    {"driver.rate", "1/s", 1.0e-6, 1.0e3, SampleTarget::DriverRate},
+    {"driver.start_time", "s", 0.0, 1.0e6, SampleTarget::DriverStartTime},
 };
 
 // The distribution's keys: `dist` picks the kind, which decides the other keys.
@@ -109,6 +112,15 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
   const std::string field = "study.parameters." + name;
   for (const ExtraName& e : kExtraNames) {
     if (name == e.name) {
+      const bool for_table = e.target == SampleTarget::SteerScale || e.target == SampleTarget::TimeScale;
+      const bool for_program = e.target == SampleTarget::DriverAmplitude || e.target == SampleTarget::DriverRate ||
+                               e.target == SampleTarget::DriverStartTime;
+      if (for_table && s.driver.kind != DriverSpec::Kind::Table) {
+        ctx.fail(key, field, "scales the maneuver table, but this scenario has a driver (sample driver.amplitude instead)");
+      }
+      if (for_program && s.driver.kind != DriverSpec::Kind::Program) {
+        ctx.fail(key, field, "needs a programmed driver (driver: {type: fishhook | sine_with_dwell | j_turn | step_steer, ...})");
+      }
       p.unit = e.unit;
       p.min = e.min;
       p.max = e.max;
@@ -137,7 +149,8 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
                    : "unknown parameter '" + name + "' of a " + std::string(model_name(s.params.model)) +
                          " study (vehicle parameters: `fleetdyn params --model " + model_name(s.params.model) +
                          "`; also initial.speed, initial.yaw_deg, initial.x, initial.y, maneuver.steer_scale, "
-                         "maneuver.time_scale, terrain.mu_scale)" + suggestion(name, known));
+                         "maneuver.time_scale, terrain.mu_scale, driver.amplitude, driver.rate, driver.start_time)" +
+                         suggestion(name, known));
 }
 
 }  // namespace

@@ -28,6 +28,8 @@
 //   maneuver.time_scale [-]   stretches the table's times (> 0; 2 = twice as slow)
 //   terrain.mu_scale [-]      the surface's friction factor (applied through the tire's mu,
 //                             which it multiplies; the terrain itself is shared by the batch)
+//   driver.amplitude [-], driver.rate [1/s], driver.start_time [s]   a programmed driver's
+//                             (fishhook, sine_with_dwell, j_turn, step_steer; host/scenario_driver.h)
 // A sampled parameter may not also be overridden; a study cannot be combined with vehicle.sweep
 // or `vehicles`. A sample whose values fall outside a parameter's allowed range, or make an
 // inconsistent vehicle, is recorded as invalid (valid = 0, no metrics) and counted, not simulated.
@@ -42,7 +44,10 @@
 namespace fleetdyn::study {
 
 // What a sampled value sets.
-enum class SampleTarget { VehicleParam, InitialSpeed, InitialYawDeg, InitialX, InitialY, SteerScale, TimeScale, MuScale };
+enum class SampleTarget {
+  VehicleParam, InitialSpeed, InitialYawDeg, InitialX, InitialY, SteerScale, TimeScale, MuScale,
+  DriverAmplitude, DriverRate, DriverStartTime
+};
 
 struct SampledParameter {
   std::string name;        // as written, e.g. "cg_height", "initial.speed"
@@ -55,7 +60,7 @@ struct SampledParameter {
 
 struct RolloverCriterion {
   double roll_deg = 45.0;          // roll relative to the ground beyond this is a rollover
-  double two_wheel_lift_s = 0.5;   // both wheels of one side off the ground this long is too
+  double two_wheel_lift_s = 0.5;   // both wheels of one side off the ground this long, unbroken, is too
 };
 
 struct StudySpec {

@@ -155,7 +155,7 @@ json study_summary(const Scenario& s, const SamplesTable& t, const StudyTimings&
   study["parameters"] = params;
   study["rollover"] = {{"roll_deg", spec.rollover.roll_deg}, {"two_wheel_lift_s", spec.rollover.two_wheel_lift_s},
                        {"definition", "max |roll| relative to the ground > roll_deg, or both wheels of one side off "
-                                      "the ground for two_wheel_lift_s in total"}};
+                                      "the ground for two_wheel_lift_s without a break"}};
   j["study"] = study;
 
   // ---- counts and invalid samples (their reasons recomputed: they depend on the index alone) ---
@@ -299,7 +299,7 @@ StudyReport study_report(const Scenario& s, const SamplesTable& t, const json& s
     r.metrics.push_back({info.name, info.unit, column(std::string(info.name) + unit_suffix(info.unit), true, is_event_time(info))});
   }
   char rollover[200];
-  std::snprintf(rollover, sizeof rollover, "max |roll| relative to the ground > %g deg, or two-wheel lift for %g s",
+  std::snprintf(rollover, sizeof rollover, "max |roll| relative to the ground > %g deg, or an unbroken two-wheel lift of %g s",
                 s.study.rollover.roll_deg, s.study.rollover.two_wheel_lift_s);
   const char* descriptions[kEventCount] = {rollover, "both wheels of one side off the ground at some time",
                                            "the state blew up (frozen at its last sane state)"};

@@ -15,8 +15,7 @@ std::vector<ReportTrace> simulate_traces(const Scenario& s, const std::vector<in
   std::vector<VehicleParams<double>> strut;
   std::vector<CeParams<double>> ce;
   std::vector<InitialCondition> initial;
-  std::vector<Maneuver> tables;
-  std::vector<int> vehicle_table;
+  std::vector<SampleSetup> setups;
   for (int64_t id : samples) {
     design.values(id, values.data());
     const SampleSetup su = sample_setup(s, values.data());
@@ -28,8 +27,7 @@ std::vector<ReportTrace> simulate_traces(const Scenario& s, const std::vector<in
     strut.push_back(su.params.strut);
     ce.push_back(su.params.ce);
     initial.push_back(su.initial);
-    vehicle_table.push_back(static_cast<int>(tables.size()));
-    tables.push_back(scaled_maneuver(s.maneuver, su.steer_scale, su.time_scale));
+    setups.push_back(su);
   }
   const int n = static_cast<int>(traces.size());
   if (n == 0) return traces;
@@ -41,8 +39,10 @@ std::vector<ReportTrace> simulate_traces(const Scenario& s, const std::vector<in
   bo.requery_contact = s.contact_requery;
   bo.cpu_threads = s.cpu_threads;
   Batch batch = s.params.model == VehicleModel::Ce ? Batch(ce, n, s.terrain, bo) : Batch(strut, n, s.terrain, bo);
+  std::vector<const SampleSetup*> pointers;
+  for (const SampleSetup& su : setups) pointers.push_back(&su);
+  apply_sample_drivers(batch, s, pointers);
   batch.set_initial_conditions(initial);
-  batch.set_maneuvers(tables, vehicle_table);
   for (ReportTrace& t : traces) {
     t.channels = {{"roll", "rad", {}}, {"pitch", "rad", {}}, {"roll_rate", "rad/s", {}}, {"speed", "m/s", {}}, {"y", "m", {}}};
   }

@@ -9,6 +9,15 @@
 //
 // Parameters, initial conditions and inputs are given per vehicle or once for all (a vector of
 // length 1 or N). Values cross the API in double precision whatever the batch's precision.
+//
+// Where each step's steer, throttle and brake come from is the batch's driver mode, set by the
+// last of these calls: set_maneuvers (open-loop time tables; also straight-line braking: a brake
+// step in the table), set_inputs (held values, e.g. an RL agent's actions), set_path_driver
+// (closed loop: pure pursuit or Stanley steering and a PI speed controller on a path), or
+// set_steer_program (NHTSA fishhook with its roll-rate-timed countersteer, FMVSS 126 sine with
+// dwell, J-turn, step steer). Drivers run per vehicle inside the step loop, on the device too
+// (physics/driver.h); the open-loop modes do no driver work. fleetdyn/driver.h has the path and
+// program builders; docs/design/drivers.md the definitions and their sources.
 #pragma once
 
 #include <array>
@@ -16,8 +25,10 @@
 #include <string>
 #include <vector>
 
+#include "fleetdyn/driver.h"
 #include "fleetdyn/physics/ce_params.h"
 #include "fleetdyn/physics/driveline.h"
+#include "fleetdyn/physics/driver.h"
 #include "fleetdyn/physics/metrics.h"
 #include "fleetdyn/physics/strut_model.h"
 #include "fleetdyn/physics/vehicle_params.h"
@@ -113,6 +124,17 @@ class Batch {
   void set_maneuvers(const std::vector<Maneuver>& tables, const std::vector<int>& vehicle_table = {});
   // Direct inputs (length 1 or N), held until changed; switches off the maneuver tables.
   void set_inputs(const std::vector<DriverInput<double>>& inputs);
+  // Path following: vehicle v follows paths[vehicle_path[v]] (path 0 when empty) with settings
+  // of length 1 or N. Its first step locates it on its path (the nearest point); progress and
+  // deviation are measured at the body COM (metrics max_path_deviation, path_progress,
+  // maneuver_end_time). Resets every vehicle's driver state, not its motion or metrics (a fresh
+  // run: set_initial_conditions afterwards). Throws fleetdyn::Error naming the bad path, point,
+  // vehicle or field.
+  void set_path_driver(const std::vector<Path>& paths, const std::vector<int>& vehicle_path = {},
+                       const std::vector<PathDriverSettings>& settings = {PathDriverSettings{}});
+  // Steer programs, length 1 or N (times from the vehicle's time 0). Resets the driver state
+  // as set_path_driver does; maneuver_end_time records when each program finished.
+  void set_steer_program(const std::vector<SteerProgram>& programs);
 
   // Advance every running vehicle by n steps. On CUDA this only enqueues work.
   void step(int n);
@@ -124,11 +146,15 @@ class Batch {
   std::vector<double> origins();     // [2][N]
   std::vector<double> metrics();     // [kMetricCount][N]
   std::vector<int> status();
+  // [kDriverStateSize][N] (physics/driver.h, driver::StateIndex: e.g. the signed lateral error,
+  // the last commands, the fishhook's countersteer time); empty before a driver was set.
+  std::vector<double> driver_state();
   double time(int vehicle);
   // Total mechanical energy [J] of one vehicle (kinetic, gravity, springs, tire vertical), in
   // fp64 from its current state; either model.
   double mechanical_energy(int vehicle);
-  // strut only (throw for ce): energy ledger and force diagnostics of one vehicle, in fp64.
+  // strut only (throw for ce): energy ledger and force diagnostics of one vehicle, in fp64 (with a
+  // driver, at its last command).
   EnergyLedger<double> energy(int vehicle);
   StrutDiagnostics<double> diagnostics(int vehicle);
   // Overwrite one vehicle's raw state (same layout as state()), e.g. for tests and resets.

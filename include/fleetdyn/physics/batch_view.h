@@ -9,6 +9,8 @@
 //   template <class T> static void step(params, terrain, origin_x, origin_y, integrator, input,
 //                                       s, next, MetricSample<T>* sample);  one outer step
 //   template <class T> static bool state_is_sane(const T* s);
+//   template <class T> static DriverSense<T> sense(params, s);         what a driver reads (driver.h)
+//   template <class T> static DriverGeometry<T> driver_geometry(params);  host: steering geometry
 //
 // Layout: every per-vehicle array is structure-of-arrays, component-major:
 // state[j * vehicle_count + v] is state scalar j of vehicle v, so a warp reads consecutive words.
@@ -17,6 +19,7 @@
 #include "fleetdyn/physics/batch_origin.h"
 #include "fleetdyn/physics/config.h"
 #include "fleetdyn/physics/driveline.h"
+#include "fleetdyn/physics/driver.h"
 #include "fleetdyn/physics/integrator.h"
 #include "fleetdyn/physics/math.h"
 #include "fleetdyn/physics/metrics.h"
@@ -70,6 +73,7 @@ struct BatchView {
   int* status;     // [vehicle_count] VehicleStatus
   T* inputs;       // [3][vehicle_count] steer, throttle, brake (used when no maneuver tables)
   T* metrics;      // [kMetricCount][vehicle_count]
+  DriverView<T> driver;  // closed-loop / programmed drivers; mode kDriverOpenLoop: tables or inputs
 };
 
 // Whether state[first .. first + count) are all below `bound` in magnitude (false for NaN): the
@@ -118,7 +122,13 @@ FLEETDYN_FN void update_metrics(T* m, const TerrainDesc<T>& terrain, T origin_x,
     m[metric::wheel_liftoff_time] += dt;
     if (m[metric::first_liftoff_time] < T(0)) m[metric::first_liftoff_time] = t;
   }
-  if ((off[0] && off[2]) || (off[1] && off[3])) m[metric::two_wheel_liftoff_time] += dt;
+  if ((off[0] && off[2]) || (off[1] && off[3])) {
+    m[metric::two_wheel_liftoff_time] += dt;
+    m[metric::current_two_wheel_liftoff] += dt;
+    raise(m[metric::longest_two_wheel_liftoff], m[metric::current_two_wheel_liftoff]);
+  } else {
+    m[metric::current_two_wheel_liftoff] = T(0);
+  }
 }
 
 // The inputs of vehicle v at time t: its maneuver table, or the batch's input arrays.
@@ -129,18 +139,34 @@ FLEETDYN_FN DriverInput<T> batch_input(const BatchView<Model, T>& b, int v, T t)
                                     : DriverInput<T>{b.inputs[v], b.inputs[n + v], b.inputs[2 * n + v]};
 }
 
+// The inputs of vehicle v for the step from state s at time t: open loop (batch_input), or its
+// driver's command, which advances its driver state d and fills the report.
+template <class Model, class T>
+FLEETDYN_FN DriverInput<T> vehicle_input(const BatchView<Model, T>& b, const typename Model::template Params<T>& params,
+                                         int v, T t, const T* s, T origin_x, T origin_y, T* d,
+                                         DriverReport<T>* report) {
+  if (b.driver.mode == kDriverOpenLoop) return batch_input(b, v, t);
+  return driver_input(b.driver, v, b.driver.geometry[v % b.param_count], Model::sense(params, s), origin_x, origin_y,
+                      t, b.integrator.step, d, report);
+}
+
 // Advance vehicle v by `steps` outer steps. A vehicle whose state stops being sane is restored
 // to its last sane state, flagged kStatusDiverged and no longer stepped; the others go on.
 // `params` is the vehicle's parameter set (the CUDA kernel may pass a local copy).
-template <class Model, class T>
-FLEETDYN_FN void run_vehicle(const BatchView<Model, T>& b, const typename Model::template Params<T>& params, int v,
-                             int steps) {
+// kDrivers: the batch's driver mode is not open loop. The open-loop form has no driver code in
+// it at all, so the CUDA kernel built from it allocates registers as it did before drivers.
+template <bool kDrivers, class Model, class T>
+FLEETDYN_FN void run_vehicle_steps(const BatchView<Model, T>& b, const typename Model::template Params<T>& params,
+                                   int v, int steps) {
   constexpr int kSize = Model::kStateSize;
   const int n = b.vehicle_count;
   if (b.status[v] != kStatusRunning) return;
-  T s[kSize], next[kSize], m[kMetricCount];
+  T s[kSize], next[kSize], m[kMetricCount], d[kDriverStateSize];
   for (int j = 0; j < kSize; ++j) s[j] = b.state[j * n + v];
   for (int j = 0; j < kMetricCount; ++j) m[j] = b.metrics[j * n + v];
+  if constexpr (kDrivers) {
+    for (int j = 0; j < kDriverStateSize; ++j) d[j] = b.driver.state[j * n + v];
+  }
   T origin_x = b.origin[v], origin_y = b.origin[n + v];
   int count = b.step_count[v];
   int status = kStatusRunning;
@@ -148,13 +174,21 @@ FLEETDYN_FN void run_vehicle(const BatchView<Model, T>& b, const typename Model:
   for (int k = 0; k < steps; ++k) {
     const T t = T(count) * dt;
     MetricSample<T> sample;
-    Model::step(params, b.terrain, origin_x, origin_y, b.integrator, batch_input(b, v, t), s, next, &sample);
+    DriverReport<T> report{};
+    DriverInput<T> input;
+    if constexpr (kDrivers) {
+      input = vehicle_input(b, params, v, t, s, origin_x, origin_y, d, &report);
+    } else {
+      input = batch_input(b, v, t);
+    }
+    Model::step(params, b.terrain, origin_x, origin_y, b.integrator, input, s, next, &sample);
     if (!Model::state_is_sane(next)) {  // keep s, the last sane state
       status = kStatusDiverged;
       m[metric::diverged_time] = t;
       break;
     }
     update_metrics(m, b.terrain, origin_x, origin_y, sample, t, dt);
+    if constexpr (kDrivers) update_driver_metrics(m, report, t);
     for (int j = 0; j < kSize; ++j) s[j] = next[j];
     ++count;
     rebase_coordinate(s[Model::kPosIndex], origin_x);
@@ -162,10 +196,23 @@ FLEETDYN_FN void run_vehicle(const BatchView<Model, T>& b, const typename Model:
   }
   for (int j = 0; j < kSize; ++j) b.state[j * n + v] = s[j];
   for (int j = 0; j < kMetricCount; ++j) b.metrics[j * n + v] = m[j];
+  if constexpr (kDrivers) {
+    for (int j = 0; j < kDriverStateSize; ++j) b.driver.state[j * n + v] = d[j];
+  }
   b.origin[v] = origin_x;
   b.origin[n + v] = origin_y;
   b.step_count[v] = count;
   b.status[v] = status;
+}
+
+template <class Model, class T>
+FLEETDYN_FN void run_vehicle(const BatchView<Model, T>& b, const typename Model::template Params<T>& params, int v,
+                             int steps) {
+  if (b.driver.mode == kDriverOpenLoop) {
+    run_vehicle_steps<false>(b, params, v, steps);
+  } else {
+    run_vehicle_steps<true>(b, params, v, steps);
+  }
 }
 
 template <class Model, class T>

@@ -48,6 +48,36 @@ struct CeModel {
   }
   template <class T>
   static FLEETDYN_FN bool state_is_sane(const T* s) { return ce_state_is_sane(s); }
+  // The body is the chassis: its COM and the COM's world velocity from the frame origin's.
+  template <class T>
+  static FLEETDYN_FN DriverSense<T> sense(const CeParams<T>& p, const T* s) {
+    using namespace ce;
+    DriverSense<T> x;
+    x.rot = rotation_matrix(normalized(load_quat(s, kQuat)));
+    x.com = load3(s, kPos) + x.rot * p.chassis_com;
+    x.omega_body = load3(s, kOmega);
+    x.velocity = x.rot * (load3(s, kVel) + cross(x.omega_body, p.chassis_com));
+    return x;
+  }
+  // Axles at the mean design wheel centres. The normalized steer turns the Pitman arm
+  // (input * steering.max_angle); the road wheels follow through the linkage, so the gain is
+  // the slope of the mean front road-wheel angle at centre (central difference over +-5 % of
+  // full input, LCAs at design): the angles the path driver asks for are small.
+  template <class T>
+  static DriverGeometry<T> driver_geometry(const CeParams<T>& p) {
+    const auto mean_front_angle = [&p](T input) {
+      const SteeringLinkState<T> link = steering_link_state(p.steering, input * p.steering.max_angle, T(0));
+      T sum = T(0);
+      for (int c = 0; c < 2; ++c) {
+        sum += corner_pose(p.corner[c], T(0), tierod_inner_point(p.corner[c], p.steering, link)).steer_angle;
+      }
+      return T(0.5) * sum;
+    };
+    const T h = T(0.05);
+    const T front = T(0.5) * (p.corner[0].design.wheel_centre.x + p.corner[1].design.wheel_centre.x);
+    const T rear = T(0.5) * (p.corner[2].design.wheel_centre.x + p.corner[3].design.wheel_centre.x);
+    return {front - p.chassis_com.x, rear - p.chassis_com.x, (mean_front_angle(h) - mean_front_angle(-h)) / (T(2) * h)};
+  }
 };
 
 template <class T>

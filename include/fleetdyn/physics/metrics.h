@@ -1,5 +1,9 @@
 // Per-vehicle metrics accumulated while stepping, one row per metric:
-// X(name, unit, description). Stored structure-of-arrays like the state.
+// X(name, unit, description). Stored structure-of-arrays like the state. Metrics whose
+// description says "-1 if" start at -1 (Batch::set_initial_conditions) and keep it while their
+// event has not happened; the others start at 0. update_metrics (physics/batch_view.h) and
+// update_driver_metrics (physics/driver.h) fill them. current_two_wheel_liftoff is the running
+// counter behind longest_two_wheel_liftoff.
 #pragma once
 
 #define FLEETDYN_METRIC_FIELDS(X)                                                                \
@@ -10,7 +14,12 @@
   X(wheel_liftoff_time, "s", "time with at least one wheel off the ground")                      \
   X(two_wheel_liftoff_time, "s", "time with both wheels of one side off the ground")             \
   X(first_liftoff_time, "s", "time of the first wheel lift-off, -1 if none")                     \
-  X(diverged_time, "s", "time the vehicle diverged and was frozen, -1 if it did not")
+  X(diverged_time, "s", "time the vehicle diverged and was frozen, -1 if it did not")         \
+  X(longest_two_wheel_liftoff, "s", "longest continuous spell with both wheels of one side off the ground") \
+  X(current_two_wheel_liftoff, "s", "two-wheel lift-off spell still going on at the end, 0 if all wheels are down") \
+  X(max_path_deviation, "m", "largest distance of the body COM from the driver's path, -1 if no path driver ran") \
+  X(path_progress, "m", "arclength of the path reached by the body COM (closed paths: driven along it since the start, laps included), -1 if no path driver ran") \
+  X(maneuver_end_time, "s", "time the path driver reached the end of its open path (closed: went once around) or the steer program finished, -1 if not")
 
 namespace fleetdyn {
 namespace metric {

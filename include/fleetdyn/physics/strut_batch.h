@@ -45,6 +45,16 @@ struct StrutModel {
   }
   template <class T>
   static FLEETDYN_FN bool state_is_sane(const T* s) { return strut_state_is_sane(s); }
+  template <class T>
+  static FLEETDYN_FN DriverSense<T> sense(const VehicleParams<T>&, const T* s) {
+    using namespace strut;
+    return {load3(s, kPos), rotation_matrix(load_quat(s, kQuat)), load3(s, kVel), load3(s, kOmega)};
+  }
+  // Axles at the lumped geometry's wheel centres; the road-wheel angle is steer * max_steer.
+  template <class T>
+  static FLEETDYN_FN DriverGeometry<T> driver_geometry(const VehicleParams<T>& p) {
+    return {p.cg_to_front_axle, -p.cg_to_rear_axle, p.max_steer};
+  }
 };
 
 template <class T>
