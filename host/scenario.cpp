@@ -489,7 +489,7 @@ std::vector<CeParams<double>> scenario_ce_params(const Scenario& s, int vehicles
   return swept_params(s, s.params.ce, vehicles);
 }
 
-Batch scenario_batch(const Scenario& s) {
+BatchOptions scenario_batch_options(const Scenario& s) {
   BatchOptions bo;
   bo.backend = s.backend;
   bo.precision = s.precision;
@@ -497,6 +497,11 @@ Batch scenario_batch(const Scenario& s) {
   bo.substeps = s.substeps;
   bo.requery_contact = s.contact_requery;
   bo.cpu_threads = s.cpu_threads;
+  return bo;
+}
+
+Batch scenario_batch(const Scenario& s) {
+  const BatchOptions bo = scenario_batch_options(s);
   Batch batch = s.params.model == VehicleModel::Ce
                     ? Batch(scenario_ce_params(s, s.vehicles), s.vehicles, s.terrain, bo)
                     : Batch(scenario_vehicle_params(s, s.vehicles), s.vehicles, s.terrain, bo);

@@ -133,8 +133,10 @@ Scenario parse_scenario(const std::string& text, const std::string& path);
 // swept set is inconsistent, fleetdyn::Error if the scenario is of the other model.
 std::vector<VehicleParams<double>> scenario_vehicle_params(const Scenario& s, int vehicles);
 std::vector<CeParams<double>> scenario_ce_params(const Scenario& s, int vehicles);
-// The scenario's batch (either model) with its options, initial condition and maneuver set.
+// The scenario's batch (either model) with its options, initial condition and driver.
 Batch scenario_batch(const Scenario& s);
+// The batch options the scenario asks for (backend, precision, step, substeps, threads).
+BatchOptions scenario_batch_options(const Scenario& s);
 // Value of sweep `sw` for vehicle v of n.
 double sweep_value(const ParamSweep& sw, int v, int n);
 

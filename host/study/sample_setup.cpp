@@ -103,6 +103,8 @@ Maneuver scaled_maneuver(const Maneuver& m, double steer_scale, double time_scal
   return out;
 }
 
+namespace {
+
 void apply_sample_drivers(Batch& batch, const Scenario& s, const std::vector<const SampleSetup*>& setups) {
   switch (s.driver.kind) {
     case DriverSpec::Kind::Path: apply_driver(batch, s.driver, s.maneuver); return;
@@ -131,6 +133,28 @@ void apply_sample_drivers(Batch& batch, const Scenario& s, const std::vector<con
       return;
     }
   }
+}
+
+}  // namespace
+
+Batch sample_batch(const Scenario& s, const std::vector<const SampleSetup*>& setups) {
+  std::vector<VehicleParams<double>> strut;
+  std::vector<CeParams<double>> ce;
+  std::vector<InitialCondition> initial;
+  for (const SampleSetup* su : setups) {
+    if (s.params.model == VehicleModel::Ce) {
+      ce.push_back(su->params.ce);
+    } else {
+      strut.push_back(su->params.strut);
+    }
+    initial.push_back(su->initial);
+  }
+  const int n = static_cast<int>(setups.size());
+  const BatchOptions bo = scenario_batch_options(s);
+  Batch batch = s.params.model == VehicleModel::Ce ? Batch(ce, n, s.terrain, bo) : Batch(strut, n, s.terrain, bo);
+  apply_sample_drivers(batch, s, setups);  // the driver first: set_initial_conditions starts the run
+  batch.set_initial_conditions(initial);
+  return batch;
 }
 
 }  // namespace fleetdyn::study

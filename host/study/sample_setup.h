@@ -43,7 +43,8 @@ SampleSetup sample_setup(const Scenario& s, const double* values);
 // The maneuver table with steer scaled (saturating at +-1) and times stretched.
 Maneuver scaled_maneuver(const Maneuver& m, double steer_scale, double time_scale);
 
-// Sets the driver of a batch of samples: their programs, their scaled tables, or the shared path.
-void apply_sample_drivers(Batch& batch, const Scenario& s, const std::vector<const SampleSetup*>& setups);
+// The batch of these (valid) samples, in this order: their parameters and drivers (their
+// programs, their scaled tables, or the scenario's path), placed at their initial conditions.
+Batch sample_batch(const Scenario& s, const std::vector<const SampleSetup*>& setups);
 
 }  // namespace fleetdyn::study

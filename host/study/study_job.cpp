@@ -51,17 +51,6 @@ void append_events(std::string& line, const StudySpec& spec, const double* m, bo
   line += diverged ? ",1" : ",0";
 }
 
-BatchOptions batch_options(const Scenario& s) {
-  BatchOptions bo;
-  bo.backend = s.backend;
-  bo.precision = s.precision;
-  bo.step = s.step;
-  bo.substeps = s.substeps;
-  bo.requery_contact = s.contact_requery;
-  bo.cpu_threads = s.cpu_threads;
-  return bo;
-}
-
 // Progress over samples: "[####....]  38%  3800/10000 samples  1.20k samples/s  ETA 5s".
 class SampleProgress {
  public:
@@ -113,9 +102,6 @@ ChunkResult simulate_chunk(const Scenario& s, const StudyDesign& design, int64_t
   std::vector<double> values(static_cast<size_t>(count) * d);
   std::vector<SampleSetup> setups(static_cast<size_t>(count));
   std::vector<int> vehicle_of(static_cast<size_t>(count), -1);  // batch slot of each valid sample
-  std::vector<VehicleParams<double>> strut;
-  std::vector<CeParams<double>> ce;
-  std::vector<InitialCondition> initial;
   std::vector<const SampleSetup*> simulated;  // the valid samples, in batch order
   int n = 0;
   for (int64_t i = 0; i < count; ++i) {
@@ -125,22 +111,13 @@ ChunkResult simulate_chunk(const Scenario& s, const StudyDesign& design, int64_t
     su = sample_setup(s, v);
     if (!su.valid) continue;
     vehicle_of[static_cast<size_t>(i)] = n++;
-    if (s.params.model == VehicleModel::Ce) {
-      ce.push_back(su.params.ce);
-    } else {
-      strut.push_back(su.params.strut);
-    }
-    initial.push_back(su.initial);
     simulated.push_back(&su);
   }
   ChunkResult out;
   std::vector<double> metrics;
   std::vector<int> status;
   if (n > 0) {
-    Batch batch = s.params.model == VehicleModel::Ce ? Batch(ce, n, s.terrain, batch_options(s))
-                                                     : Batch(strut, n, s.terrain, batch_options(s));
-    apply_sample_drivers(batch, s, simulated);  // the driver first: set_initial_conditions starts the run
-    batch.set_initial_conditions(initial);
+    Batch batch = sample_batch(s, simulated);
     const long long total = scenario_step_count(s);
     long long done = 0, stride = std::max<long long>(1, std::llround(0.1 / s.step));
     while (done < total) {

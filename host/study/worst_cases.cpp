@@ -12,37 +12,22 @@ std::vector<ReportTrace> simulate_traces(const Scenario& s, const std::vector<in
   const StudyDesign design(s.study);
   std::vector<double> values(static_cast<size_t>(s.study.dimensions()));
   std::vector<ReportTrace> traces;
-  std::vector<VehicleParams<double>> strut;
-  std::vector<CeParams<double>> ce;
-  std::vector<InitialCondition> initial;
   std::vector<SampleSetup> setups;
   for (int64_t id : samples) {
     design.values(id, values.data());
-    const SampleSetup su = sample_setup(s, values.data());
+    SampleSetup su = sample_setup(s, values.data());
     if (!su.valid) continue;
     ReportTrace t;
     t.sample = id;
     t.label = label;
     traces.push_back(t);
-    strut.push_back(su.params.strut);
-    ce.push_back(su.params.ce);
-    initial.push_back(su.initial);
-    setups.push_back(su);
+    setups.push_back(std::move(su));
   }
   const int n = static_cast<int>(traces.size());
   if (n == 0) return traces;
-  BatchOptions bo;
-  bo.backend = s.backend;
-  bo.precision = s.precision;
-  bo.step = s.step;
-  bo.substeps = s.substeps;
-  bo.requery_contact = s.contact_requery;
-  bo.cpu_threads = s.cpu_threads;
-  Batch batch = s.params.model == VehicleModel::Ce ? Batch(ce, n, s.terrain, bo) : Batch(strut, n, s.terrain, bo);
   std::vector<const SampleSetup*> pointers;
   for (const SampleSetup& su : setups) pointers.push_back(&su);
-  apply_sample_drivers(batch, s, pointers);
-  batch.set_initial_conditions(initial);
+  Batch batch = sample_batch(s, pointers);
   for (ReportTrace& t : traces) {
     t.channels = {{"roll", "rad", {}}, {"pitch", "rad", {}}, {"roll_rate", "rad/s", {}}, {"speed", "m/s", {}}, {"y", "m", {}}};
   }
