@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace fleetdyn {
 
@@ -45,6 +46,23 @@ std::string format_progress_line(double fraction, double sim_time, double total_
                 static_cast<int>(fraction * 100.0), sim_time, total_time, format_rate(rate).c_str(),
                 format_duration(eta_s).c_str());
   return buf;
+}
+
+void step_in_slices(Batch& batch, long long total, double step, const std::function<void(long long)>& on_slice) {
+  using Clock = std::chrono::steady_clock;
+  long long slice = std::max<long long>(1, std::llround(0.1 / step));
+  long long done = 0;
+  while (done < total) {
+    const long long n = std::min({slice, total - done, static_cast<long long>(std::numeric_limits<int>::max())});
+    const Clock::time_point t0 = Clock::now();
+    batch.step(static_cast<int>(n));
+    batch.synchronize();
+    done += n;
+    on_slice(done);
+    const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double scale = dt > 0.0 ? 0.25 / dt : 4.0;
+    slice = std::max<long long>(1, static_cast<long long>(static_cast<double>(n) * std::clamp(scale, 0.25, 4.0)));
+  }
 }
 
 ProgressBar::ProgressBar(std::ostream& out, bool enabled, long long total_steps, double step, long long vehicles)

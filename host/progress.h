@@ -4,8 +4,11 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <ostream>
 #include <string>
+
+#include "fleetdyn/batch.h"
 
 namespace fleetdyn {
 
@@ -16,6 +19,11 @@ std::string format_progress_line(double fraction, double sim_time, double total_
 std::string format_rate(double per_second);
 // 5 -> "5s", 125 -> "2m05s", 7384 -> "2h03m".
 std::string format_duration(double seconds);
+
+// Advances the batch by `total` steps of `step` seconds in slices that start at about 0.1 s of
+// simulated time and adapt towards 0.25 s of wall time each, synchronizing and calling
+// on_slice(steps done) after each, so a progress display moves smoothly for any batch size.
+void step_in_slices(Batch& batch, long long total, double step, const std::function<void(long long)>& on_slice);
 
 class ProgressBar {
  public:

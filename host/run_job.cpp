@@ -244,23 +244,9 @@ int run_impl(const RunOptions& given, std::ostream& out, std::ostream& err) {
 
   const long long total = scenario_step_count(s);
   ProgressBar bar(err, opt.progress && !opt.quiet, total, s.step, s.vehicles);
-  // Chunks start at about 0.1 s of simulated time and adapt towards ~0.25 s of wall time each,
-  // so the bar moves smoothly whether the batch is tiny or huge.
-  long long chunk = std::max<long long>(1, std::llround(0.1 / s.step));
-  long long done = 0;
   const Clock::time_point t_run = Clock::now();
   bar.update(0);
-  while (done < total) {
-    const long long n = std::min({chunk, total - done, static_cast<long long>(std::numeric_limits<int>::max())});
-    const Clock::time_point t0 = Clock::now();
-    batch.step(static_cast<int>(n));
-    batch.synchronize();
-    done += n;
-    bar.update(done);
-    const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
-    const double scale = dt > 0.0 ? 0.25 / dt : 4.0;
-    chunk = std::max<long long>(1, static_cast<long long>(static_cast<double>(n) * std::clamp(scale, 0.25, 4.0)));
-  }
+  step_in_slices(batch, total, s.step, [&](long long done) { bar.update(done); });
   const double run_s = std::chrono::duration<double>(Clock::now() - t_run).count();
   bar.finish();
 

@@ -187,19 +187,10 @@ void load_heightfield(const Ctx& ctx, const YAML::Node& at, const std::string& p
 void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   if (!node.IsMap()) ctx.fail(node, "terrain", "expected a mapping with 'type', got " + describe(node));
   // The type decides which keys are allowed, so read it first.
-  std::string type = "flat";
   YAML::Node type_node;
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    if (it->first.IsScalar() && it->first.Scalar() == "type") {
-      type_node = it->second;
-      type = ctx.string(it->second, "terrain.type");
-    }
-  }
-  static const std::vector<std::string> kTypes = {"flat", "plane", "hill", "heightfield", "loop"};
-  if (std::find(kTypes.begin(), kTypes.end(), type) == kTypes.end()) {
-    ctx.fail(type_node, "terrain.type", "unknown terrain type '" + type + "' (allowed: " + join(kTypes) + ")" +
-                                            suggestion(type, kTypes));
-  }
+  std::string type = ctx.kind_key(node, "type", "terrain.type", &type_node);
+  if (type.empty()) type = "flat";
+  ctx.require_one_of(type_node, "terrain.type", type, {"flat", "plane", "hill", "heightfield", "loop"}, "terrain type");
   std::vector<std::string> allowed = {"type", "mu_scale", "base_height"};
   if (type == "plane") allowed.insert(allowed.end(), {"slope_deg", "bank_deg"});
   if (type == "hill") allowed.insert(allowed.end(), {"x", "y", "height", "radius"});

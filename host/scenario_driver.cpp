@@ -27,19 +27,11 @@ Path placed(Path p, const InitialCondition& at) {
 
 DriverSpec parse_driver(const Ctx& ctx, const YAML::Node& node, const InitialCondition& initial) {
   if (!node.IsMap()) ctx.fail(node, "driver", "expected a mapping with 'type', got " + describe(node));
-  std::string type;
   YAML::Node type_node;
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    if (it->first.IsScalar() && it->first.Scalar() == "type") {
-      type_node = it->second;
-      type = ctx.string(it->second, "driver.type");
-    }
-  }
+  const std::string type = ctx.kind_key(node, "type", "driver.type", &type_node);
   static const std::vector<std::string> kTypes = {"path", "fishhook", "sine_with_dwell", "j_turn", "step_steer"};
   if (type.empty()) ctx.fail(node, "driver.type", "required key is missing (one of: " + join(kTypes) + ")");
-  if (std::find(kTypes.begin(), kTypes.end(), type) == kTypes.end()) {
-    ctx.fail(type_node, "driver.type", "unknown driver '" + type + "' (allowed: " + join(kTypes) + ")" + suggestion(type, kTypes));
-  }
+  ctx.require_one_of(type_node, "driver.type", type, kTypes, "driver");
   DriverSpec d;
   d.type = type;
   std::vector<std::string> allowed = {"type"};
@@ -67,11 +59,7 @@ DriverSpec parse_driver(const Ctx& ctx, const YAML::Node& node, const InitialCon
     d.kind = DriverSpec::Kind::Path;
     const YAML::Node& shape_node = m.require("path");
     d.path_shape = ctx.string(shape_node, "driver.path");
-    static const std::vector<std::string> kShapes = {"circle", "iso3888_1", "iso3888_2", "points"};
-    if (std::find(kShapes.begin(), kShapes.end(), d.path_shape) == kShapes.end()) {
-      ctx.fail(shape_node, "driver.path", "unknown path '" + d.path_shape + "' (allowed: " + join(kShapes) + ")" +
-                                              suggestion(d.path_shape, kShapes));
-    }
+    ctx.require_one_of(shape_node, "driver.path", d.path_shape, {"circle", "iso3888_1", "iso3888_2", "points"}, "path");
     // Keys that belong to one shape only.
     const auto only_for = [&](const char* key, const char* shape) {
       if (m.find(key) && d.path_shape != shape) {
@@ -115,13 +103,8 @@ DriverSpec parse_driver(const Ctx& ctx, const YAML::Node& node, const InitialCon
     PathDriverSettings& st = d.settings;
     if (const YAML::Node* n = m.find("tracker")) {
       const std::string t = ctx.string(*n, "driver.tracker");
-      if (t == "pure_pursuit") {
-        st.tracker = PathTracker::PurePursuit;
-      } else if (t == "stanley") {
-        st.tracker = PathTracker::Stanley;
-      } else {
-        ctx.fail(*n, "driver.tracker", "unknown tracker '" + t + "' (allowed: pure_pursuit, stanley)");
-      }
+      ctx.require_one_of(*n, "driver.tracker", t, {"pure_pursuit", "stanley"}, "tracker");
+      st.tracker = t == "stanley" ? PathTracker::Stanley : PathTracker::PurePursuit;
     }
     st.lookahead_base = pos("lookahead_base", 1.0e3, st.lookahead_base, "m");
     st.lookahead_gain = num("lookahead_gain", 0.0, 100.0, st.lookahead_gain, "s");

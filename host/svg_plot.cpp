@@ -18,20 +18,6 @@ double nice_number(double x) {
   return nice * std::pow(10.0, exponent);
 }
 
-std::string escape_xml(const std::string& s) {
-  std::string r;
-  for (char c : s) {
-    switch (c) {
-      case '&': r += "&amp;"; break;
-      case '<': r += "&lt;"; break;
-      case '>': r += "&gt;"; break;
-      case '"': r += "&quot;"; break;
-      default: r += c;
-    }
-  }
-  return r;
-}
-
 std::string px(double v) {  // SVG coordinates: 0.01 px is plenty
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f", v);
@@ -202,6 +188,22 @@ void write_svg_line_chart(std::ostream& out, const LineChart& chart) {
     write_panel(out, chart.panels[p], cx, cy, chart.panel_width, chart.panel_height);
   }
   out << "</svg>\n";
+}
+
+std::string escape_xml(const std::string& s) {
+  std::string r;
+  r.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': r += "&amp;"; break;
+      case '<': r += "&lt;"; break;
+      case '>': r += "&gt;"; break;
+      case '"': r += "&quot;"; break;
+      case '\'': r += "&#39;"; break;
+      default: r += c;
+    }
+  }
+  return r;
 }
 
 }  // namespace fleetdyn

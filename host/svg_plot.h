@@ -47,6 +47,9 @@ std::vector<double> nice_ticks(double lo, double hi, int target_ticks = 6);
 // A tick label with as many decimals as the tick step needs ("0.05", "-120", "0"; never "-0").
 std::string format_tick(double value, double step);
 
+// Text made safe inside XML/HTML text and attribute values (& < > " ').
+std::string escape_xml(const std::string& s);
+
 // Writes the whole SVG document (UTF-8) to `out`.
 void write_svg_line_chart(std::ostream& out, const LineChart& chart);
 

@@ -77,6 +77,26 @@ struct Ctx {
     }
     return b;
   }
+  // The mapping's `key` (e.g. `type`), read before its other keys because it decides which are
+  // allowed: its text, or "" when absent; *at (a fresh YAML::Node: assigning to a bound node
+  // would overwrite what it refers to) receives its value node when present.
+  std::string kind_key(const YAML::Node& map, const char* key, const std::string& field, YAML::Node* at) const {
+    std::string value;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      if (it->first.IsScalar() && it->first.Scalar() == key) {
+        *at = it->second;
+        value = string(it->second, field);
+      }
+    }
+    return value;
+  }
+  // Fails with "unknown <noun> '<value>' (allowed: ...)" and a suggestion unless value is allowed.
+  void require_one_of(const YAML::Node& at, const std::string& field, const std::string& value,
+                      const std::vector<std::string>& allowed, const std::string& noun) const {
+    if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
+      fail(at, field, "unknown " + noun + " '" + value + "' (allowed: " + join(allowed) + ")" + suggestion(value, allowed));
+    }
+  }
   std::string string(const YAML::Node& n, const std::string& field) const {
     if (!n.IsScalar() || n.Scalar().empty()) fail(n, field, "expected a text value, got " + describe(n));
     return n.Scalar();

@@ -17,6 +17,7 @@
 
 #include "fleetdyn/error.h"
 #include "host/output_files.h"
+#include "host/svg_plot.h"
 #include "host/study/statistics.h"
 
 namespace fleetdyn::study {
@@ -59,22 +60,6 @@ void validate(const StudyReport& r, const ReportOptions& o) {
 }
 
 // ---- text -----------------------------------------------------------------------------------------
-
-std::string html_escape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // `sig` significant digits; an exponent only outside 1e-4 <= |x| < 1e7 ("0.000384", "1234.5",
 // "2.9e-8"), as the page's script writes numbers.
@@ -901,7 +886,7 @@ void meta_item(std::string& h, const char* label, const std::string& value_html)
 }
 
 std::string stats_row(const std::string& name, const std::string& unit, const ColumnStats& s, bool mean_std) {
-  std::string h = "<tr><td>" + html_escape(name) + (unit.empty() ? "" : " <span class=\"unit\">[" + html_escape(unit) + "]</span>") + "</td>";
+  std::string h = "<tr><td>" + escape_xml(name) + (unit.empty() ? "" : " <span class=\"unit\">[" + escape_xml(unit) + "]</span>") + "</td>";
   h += "<td>" + format_count(static_cast<int64_t>(s.sorted.size())) + "</td><td>" + format_count(s.missing) + "</td>";
   if (mean_std) h += "<td>" + format_sig(s.mean) + "</td><td>" + format_sig(s.stddev) + "</td>";
   for (double v : {s.min, s.q05, s.q50, s.q95, s.max}) h += "<td>" + format_sig(v) + "</td>";
@@ -916,25 +901,25 @@ std::string build_page(const StudyReport& r, const ReportOptions& o) {
   h.reserve(64 * 1024);
   h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  h += "<meta name=\"generator\" content=\"fleetdyn" + (r.version.empty() ? "" : " " + html_escape(r.version)) + "\">\n";
-  h += "<title>" + html_escape(title) + "</title>\n<style>" + std::string(kStyle) + "</style>\n";
+  h += "<meta name=\"generator\" content=\"fleetdyn" + (r.version.empty() ? "" : " " + escape_xml(r.version)) + "\">\n";
+  h += "<title>" + escape_xml(title) + "</title>\n<style>" + std::string(kStyle) + "</style>\n";
   h += "<script>" + std::string(kErrorHook) + "</script>\n</head>\n<body>\n";
 
   // header
-  h += "<header>\n<h1>" + html_escape(title) + "</h1>\n<div class=\"sub\">Monte Carlo robustness study";
-  if (!r.scenario_name.empty()) h += " &middot; scenario " + html_escape(r.scenario_name);
+  h += "<header>\n<h1>" + escape_xml(title) + "</h1>\n<div class=\"sub\">Monte Carlo robustness study";
+  if (!r.scenario_name.empty()) h += " &middot; scenario " + escape_xml(r.scenario_name);
   h += "</div>\n<dl class=\"meta\">";
-  meta_item(h, "Scenario", html_escape(r.scenario_name));
-  meta_item(h, "Model", html_escape(r.model));
-  std::string backend = html_escape(r.backend);
-  if (!r.device.empty()) backend += (backend.empty() ? "" : " &middot; ") + html_escape(r.device);
+  meta_item(h, "Scenario", escape_xml(r.scenario_name));
+  meta_item(h, "Model", escape_xml(r.model));
+  std::string backend = escape_xml(r.backend);
+  if (!r.device.empty()) backend += (backend.empty() ? "" : " &middot; ") + escape_xml(r.device);
   meta_item(h, "Backend / device", backend);
-  meta_item(h, "Sampling", html_escape(r.sampling));
+  meta_item(h, "Sampling", escape_xml(r.sampling));
   meta_item(h, "Seed", std::to_string(r.seed));
   meta_item(h, "Samples", format_count(r.sample_count));
   meta_item(h, "Parameters / metrics", std::to_string(r.parameters.size()) + " / " + std::to_string(r.metrics.size()));
   meta_item(h, "Wall time", format_duration(r.wall_time_s));
-  meta_item(h, "fleetdyn version", html_escape(r.version));
+  meta_item(h, "fleetdyn version", escape_xml(r.version));
   h += "</dl>\n</header>\n";
   h += "<nav><a href=\"#summary\">Summary</a><a href=\"#distributions\">Distributions</a><a href=\"#events\">Events</a>"
        "<a href=\"#sensitivity\">Sensitivity</a><a href=\"#traces\">Worst cases</a></nav>\n<main>\n";
@@ -948,7 +933,7 @@ std::string build_page(const StudyReport& r, const ReportOptions& o) {
          "<th>95&nbsp;% interval (Wilson)</th></tr></thead><tbody>\n";
     for (size_t i = 0; i < r.events.size(); ++i) {
       const auto& es = a.events[i];
-      h += "<tr><td>" + html_escape(r.events[i].name) + "</td><td class=\"desc\">" + html_escape(r.events[i].description) + "</td><td>" +
+      h += "<tr><td>" + escape_xml(r.events[i].name) + "</td><td class=\"desc\">" + escape_xml(r.events[i].description) + "</td><td>" +
            format_count(es.count) + "</td><td>" + format_count(r.sample_count) + "</td><td>" + format_percent(es.p) + "</td><td>" +
            (std::isfinite(es.ci.lo) ? format_percent(es.ci.lo) + " &ndash; " + format_percent(es.ci.hi) : "&ndash;") + "</td></tr>\n";
     }
@@ -1016,7 +1001,7 @@ std::string build_page(const StudyReport& r, const ReportOptions& o) {
     h += "<div class=\"cards\" id=\"trace-plots\"></div>\n";
   }
   h += "</section>\n</main>\n";
-  h += "<footer>Generated by fleetdyn" + (r.version.empty() ? "" : " " + html_escape(r.version)) +
+  h += "<footer>Generated by fleetdyn" + (r.version.empty() ? "" : " " + escape_xml(r.version)) +
        ". Self-contained: the data are embedded in this file; no network access is needed.</footer>\n";
 
   h += "<script type=\"application/json\" id=\"study-data\">" + embeddable_json(a.data) + "</script>\n";

@@ -119,17 +119,9 @@ ChunkResult simulate_chunk(const Scenario& s, const StudyDesign& design, int64_t
   if (n > 0) {
     Batch batch = sample_batch(s, simulated);
     const long long total = scenario_step_count(s);
-    long long done = 0, stride = std::max<long long>(1, std::llround(0.1 / s.step));
-    while (done < total) {
-      const long long k = std::min({stride, total - done, static_cast<long long>(std::numeric_limits<int>::max())});
-      const Clock::time_point t0 = Clock::now();
-      batch.step(static_cast<int>(k));
-      batch.synchronize();
-      done += k;
+    step_in_slices(batch, total, s.step, [&](long long done) {
       progress.update(static_cast<double>(first) + static_cast<double>(count) * static_cast<double>(done) / static_cast<double>(total));
-      const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
-      stride = std::max<long long>(1, static_cast<long long>(static_cast<double>(k) * std::clamp(dt > 0.0 ? 0.25 / dt : 4.0, 0.25, 4.0)));
-    }
+    });
     metrics = batch.metrics();
     status = batch.status();
     out.device = batch.device_name();

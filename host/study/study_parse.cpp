@@ -36,21 +36,13 @@ const ExtraName kExtraNames[] = {
 // The distribution's keys: `dist` picks the kind, which decides the other keys.
 Distribution parse_distribution(const Ctx& ctx, const YAML::Node& node, const std::string& field) {
   if (!node.IsMap()) ctx.fail(node, field, "expected a distribution such as {dist: normal, mean: 1, sd: 0.1}, got " + describe(node));
-  std::string kind_name;
   YAML::Node kind_node;
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    if (it->first.IsScalar() && it->first.Scalar() == "dist") {
-      kind_node = it->second;
-      kind_name = ctx.string(it->second, field + ".dist");
-    }
-  }
+  const std::string kind_name = ctx.kind_key(node, "dist", field + ".dist", &kind_node);
   static const std::vector<std::string> kKinds = {"fixed", "uniform", "normal", "truncated_normal", "lognormal", "choice"};
   if (kind_name.empty()) ctx.fail(node, field + ".dist", "required key is missing (one of: " + join(kKinds) + ")");
+  ctx.require_one_of(kind_node, field + ".dist", kind_name, kKinds, "distribution");
   Distribution d;
-  if (!parse_distribution_kind(kind_name, &d.kind)) {
-    ctx.fail(kind_node, field + ".dist", "unknown distribution '" + kind_name + "' (allowed: " + join(kKinds) + ")" +
-                                             suggestion(kind_name, kKinds));
-  }
+  parse_distribution_kind(kind_name, &d.kind);
   std::vector<std::string> allowed = {"dist"};
   switch (d.kind) {
     case DistributionKind::Fixed: allowed.push_back("value"); break;
@@ -182,17 +174,13 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   if (const YAML::Node* n = m.find("seed")) st.seed = static_cast<uint64_t>(ctx.integer64_in(*n, "study.seed", 0, 1LL << 53));
   if (const YAML::Node* n = m.find("sampling")) {
     const std::string name = ctx.string(*n, "study.sampling");
-    static const std::vector<std::string> kMethods = {"random", "lhs", "sobol"};
-    if (!parse_sampling_method(name, &st.sampling)) {
-      ctx.fail(*n, "study.sampling", "unknown sampling '" + name + "' (allowed: " + join(kMethods) + ")" + suggestion(name, kMethods));
-    }
+    ctx.require_one_of(*n, "study.sampling", name, {"random", "lhs", "sobol"}, "sampling");
+    parse_sampling_method(name, &st.sampling);
   }
   if (const YAML::Node* n = m.find("chunk")) st.chunk = ctx.integer_in(*n, "study.chunk", 1, 100000000);
   if (const YAML::Node* n = m.find("sensitivity")) {
     const std::string name = ctx.string(*n, "study.sensitivity");
-    if (name != "rank" && name != "sobol") {
-      ctx.fail(*n, "study.sensitivity", "unknown sensitivity '" + name + "' (allowed: rank, sobol)");
-    }
+    ctx.require_one_of(*n, "study.sensitivity", name, {"rank", "sobol"}, "sensitivity");
     st.sobol_sensitivity = name == "sobol";
   }
   {
