@@ -13,6 +13,7 @@
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/strut_initial.h"
 #include "fleetdyn/vehicle.h"
+#include "host/convert_scalars.h"
 #include "host/cpu_engine.h"
 #include "host/cuda_engine.h"
 #include "host/driver_setup.h"
@@ -35,32 +36,6 @@ const char* precision_name(Precision p) { return p == Precision::Fp32 ? "fp32" :
 bool cuda_available(std::string* why) { return cuda_device_usable(why); }
 
 namespace {
-
-template <class T>
-TerrainDesc<T> convert_terrain(const TerrainDesc<double>& d) {
-  TerrainDesc<T> t;
-  t.kind = d.kind;
-  t.base_height = T(d.base_height);
-  t.slope = T(d.slope);
-  t.bank = T(d.bank);
-  t.hill_x = T(d.hill_x);
-  t.hill_y = T(d.hill_y);
-  t.hill_height = T(d.hill_height);
-  t.hill_radius = T(d.hill_radius);
-  t.hf_x0 = T(d.hf_x0);
-  t.hf_y0 = T(d.hf_y0);
-  t.hf_dx = T(d.hf_dx);
-  t.hf_dy = T(d.hf_dy);
-  t.hf_nx = d.hf_nx;
-  t.hf_ny = d.hf_ny;
-  t.hf_heights = nullptr;  // set by the storage's view to its own copy
-  t.loop_x = T(d.loop_x);
-  t.loop_radius = T(d.loop_radius);
-  t.loop_lateral_shift = T(d.loop_lateral_shift);
-  t.loop_track_width = T(d.loop_track_width);
-  t.mu_scale = T(d.mu_scale);
-  return t;
-}
 
 // Metrics that start at -1, "no event yet" (their description says so, physics/metrics.h).
 bool starts_at_minus_one(int m) {

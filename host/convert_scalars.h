@@ -1,9 +1,11 @@
 // Precision conversion of the flat parameter structs (every member a scalar, or a struct or
-// array of scalars): VehicleParams, CeParams. Host only.
+// array of scalars): VehicleParams, CeParams; and of the terrain descriptor. Host only.
 #pragma once
 
 #include <cstring>
 #include <vector>
+
+#include "fleetdyn/physics/terrain.h"
 
 namespace fleetdyn {
 
@@ -19,6 +21,33 @@ Params<T> convert_scalars(const Params<double>& p) {
   Params<T> out;
   std::memcpy(&out, dst.data(), sizeof(Params<T>));
   return out;
+}
+
+// The heightfield pointer is not carried over (a storage's view sets it to its own copy).
+template <class T>
+TerrainDesc<T> convert_terrain(const TerrainDesc<double>& d) {
+  TerrainDesc<T> t;
+  t.kind = d.kind;
+  t.base_height = T(d.base_height);
+  t.slope = T(d.slope);
+  t.bank = T(d.bank);
+  t.hill_x = T(d.hill_x);
+  t.hill_y = T(d.hill_y);
+  t.hill_height = T(d.hill_height);
+  t.hill_radius = T(d.hill_radius);
+  t.hf_x0 = T(d.hf_x0);
+  t.hf_y0 = T(d.hf_y0);
+  t.hf_dx = T(d.hf_dx);
+  t.hf_dy = T(d.hf_dy);
+  t.hf_nx = d.hf_nx;
+  t.hf_ny = d.hf_ny;
+  t.hf_heights = nullptr;  // the storage's view points at its own copy
+  t.loop_x = T(d.loop_x);
+  t.loop_radius = T(d.loop_radius);
+  t.loop_lateral_shift = T(d.loop_lateral_shift);
+  t.loop_track_width = T(d.loop_track_width);
+  t.mu_scale = T(d.mu_scale);
+  return t;
 }
 
 }  // namespace fleetdyn

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/vehicle_derive.h"
 #include "fleetdyn/vehicle.h"
 #include "host/convert_scalars.h"
 
@@ -100,59 +101,16 @@ VehicleParams<double> vehicle_preset(const std::string& name) {
   throw Error("unknown vehicle preset '" + name + "' (known: " + known + ")");
 }
 
-namespace {
-// Reduced mass of a wheel particle against the body at its mount for a bushing force along
-// `dir` (body x or y): 1/mu = 1/m_u + 1/M + |r x dir|^2_I^-1, diagonal body inertia.
-double bushing_reduced_mass(const VehicleParams<double>& p, int corner, Vec3<double> dir) {
-  const Vec3<double> r = p.wheel_attach[corner];
-  const Vec3<double> lever = cross(r, dir);
-  const double inv = 1.0 / p.unsprung_mass[corner] + 1.0 / p.body_mass + lever.x * lever.x / p.body_inertia_xx +
-                     lever.y * lever.y / p.body_inertia_yy + lever.z * lever.z / p.body_inertia_zz;
-  return 1.0 / inv;
-}
-}  // namespace
-
 void finalize_vehicle_params(VehicleParams<double>& p) {
   const double unsprung_total = 2.0 * (p.unsprung_mass_front + p.unsprung_mass_rear);
   if (!(unsprung_total < p.total_mass * 0.9)) {
     throw Error("vehicle parameters: the unsprung masses (" + std::to_string(unsprung_total) +
                 " kg) must be well below total_mass (" + std::to_string(p.total_mass) + " kg)");
   }
-  p.body_mass = p.total_mass - unsprung_total;
-  const double wheelbase = p.cg_to_front_axle + p.cg_to_rear_axle;
-  const double body_weight = p.body_mass * p.gravity;
-  for (int i = 0; i < kCorners; ++i) {
-    const bool front = i < 2;
-    const double side = (i % 2 == 0) ? 1.0 : -1.0;  // left corners at +y
-    p.unsprung_mass[i] = front ? p.unsprung_mass_front : p.unsprung_mass_rear;
-    // Static axle loads of the body from the moment balance about the other axle.
-    p.strut_preload[i] = 0.5 * body_weight * (front ? p.cg_to_rear_axle : p.cg_to_front_axle) / wheelbase;
-    p.static_tire_load[i] = p.strut_preload[i] + p.unsprung_mass[i] * p.gravity;
-    const double loaded_radius = p.tire.unloaded_radius - p.static_tire_load[i] / p.tire.vertical_stiffness;
-    p.wheel_attach[i] = {front ? p.cg_to_front_axle : -p.cg_to_rear_axle,
-                         side * 0.5 * (front ? p.track_front : p.track_rear), loaded_radius - p.cg_height};
-    p.wheel_rate[i] = front ? p.wheel_rate_front : p.wheel_rate_rear;
-    p.damping_bump[i] = front ? p.damping_bump_front : p.damping_bump_rear;
-    p.damping_rebound[i] = front ? p.damping_rebound_front : p.damping_rebound_rear;
-    p.bump_travel[i] = front ? p.bump_travel_front : p.bump_travel_rear;
-    p.rebound_travel[i] = front ? p.rebound_travel_front : p.rebound_travel_rear;
-    p.brake_torque[i] = front ? p.brake_torque_front : p.brake_torque_rear;
-    p.drive_share[i] = 0.5 * (front ? p.front_torque_split : 1.0 - p.front_torque_split);
-  }
-  for (int i = 0; i < kCorners; ++i) p.inverse_unsprung_mass[i] = 1.0 / p.unsprung_mass[i];
-  p.inverse_body_mass = 1.0 / p.body_mass;
-  p.inverse_body_inertia = {1.0 / p.body_inertia_xx, 1.0 / p.body_inertia_yy, 1.0 / p.body_inertia_zz};
-  p.inverse_spin_inertia = 1.0 / p.wheel_spin_inertia;
-  p.wheel_lock_rate = 1.0 / p.wheel_lock_time;
   if (!(p.cg_height > p.tire.unloaded_radius * 0.5)) {
     throw Error("vehicle parameters: cg_height (" + std::to_string(p.cg_height) + " m) must exceed half the tire radius");
   }
-  // Bushing damping: the given ratio of critical for the smaller of the reduced masses along
-  // body x and y, so the stiffest bushing mode is exactly at the requested damping ratio.
-  for (int i = 0; i < kCorners; ++i) {
-    const double mu = std::fmin(bushing_reduced_mass(p, i, {1.0, 0.0, 0.0}), bushing_reduced_mass(p, i, {0.0, 1.0, 0.0}));
-    p.link_damping[i] = 2.0 * p.link_damping_ratio * std::sqrt(p.link_stiffness * mu);
-  }
+  derive_vehicle_params(p);
 }
 
 namespace {

@@ -1,0 +1,1 @@
+# Benchmarks of the pgs solver and vehicle (issue 4); included from bench/CMakeLists.txt.

@@ -1,0 +1,91 @@
+// CPU backend of the vector environment: a fixed pool of threads, each running the per-env
+// routines (physics/env/env_episode.h, the source the CUDA kernels run) over a contiguous slice
+// of the envs. An env's arithmetic is its own, so results do not depend on the slicing.
+#include <algorithm>
+#include <thread>
+
+#include "fleetdyn/error.h"
+#include "fleetdyn/physics/env/env_episode.h"
+#include "host/env/env_storage.h"
+#include "host/thread_pool.h"
+
+namespace fleetdyn {
+namespace {
+
+template <class Model, class T>
+class CpuEnvEngine final : public EnvEngine<Model, T> {
+  struct Work {
+    const EnvView<Model, T>* view;
+    const uint8_t* mask;  // reset: which envs (null: all)
+    bool reset;
+    int workers;
+  };
+  static void run_range(const Work& w, int begin, int end) {
+    for (int e = begin; e < end; ++e) {
+      if (!w.reset) {
+        env::step_env(*w.view, e);
+      } else if (!w.mask || w.mask[e]) {
+        w.view->has_final[e] = 0;
+        env::reset_env(*w.view, e);
+      }
+    }
+  }
+  static void run_slice(void* context, int worker) {
+    const Work& w = *static_cast<const Work*>(context);
+    const long long n = w.view->env_count;
+    run_range(w, static_cast<int>(n * worker / w.workers), static_cast<int>(n * (worker + 1) / w.workers));
+  }
+  void run(const EnvView<Model, T>& view, const uint8_t* mask, bool reset) {
+    Work w{&view, mask, reset, view.env_count < 4 * pool_.size() ? 1 : pool_.size()};
+    if (w.workers == 1) {
+      run_range(w, 0, view.env_count);
+    } else {
+      pool_.run(&run_slice, &w);
+    }
+  }
+
+ public:
+  explicit CpuEnvEngine(int threads)
+      : pool_(threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))) {}
+
+  void upload_all(EnvStorage<Model, T>&) override {}  // works on the host storage itself
+  void upload_base_params(EnvStorage<Model, T>&) override {}
+  void restart_streams(EnvStorage<Model, T>& host) override {
+    std::fill(host.episode_index.begin(), host.episode_index.end(), 0u);
+  }
+  void reset(EnvStorage<Model, T>& host, const uint8_t* mask) override { run(host.view(), mask, true); }
+  int step(EnvStorage<Model, T>& host, const float* actions, MemorySpace space) override {
+    if (space != MemorySpace::Host) throw Error("VectorEnv::step: device actions given to a cpu env");
+    const int bad = first_bad_action(actions, host.env_count);
+    if (bad < host.env_count) return bad;
+    EnvView<Model, T> view = host.view();
+    view.actions = actions;
+    run(view, nullptr, false);
+    return host.env_count;
+  }
+  void download(EnvStorage<Model, T>&) override {}
+  void synchronize() override {}
+  EnvView<Model, T> buffers(EnvStorage<Model, T>& host) override { return host.view(); }
+  MemorySpace space() const override { return MemorySpace::Host; }
+  void* stream() const override { return nullptr; }
+  std::string device_name() const override {
+    return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread)" : " threads)");
+  }
+
+ private:
+  ThreadPool pool_;
+};
+
+}  // namespace
+
+template <class Model, class T>
+std::unique_ptr<EnvEngine<Model, T>> make_cpu_env_engine(int threads) {
+  return std::make_unique<CpuEnvEngine<Model, T>>(threads);
+}
+
+#define FLEETDYN_INSTANTIATE_CPU_ENV_ENGINE(Model, T) \
+  template std::unique_ptr<EnvEngine<Model, T>> make_cpu_env_engine<Model, T>(int);
+FLEETDYN_ENV_KINDS(FLEETDYN_INSTANTIATE_CPU_ENV_ENGINE)
+#undef FLEETDYN_INSTANTIATE_CPU_ENV_ENGINE
+
+}  // namespace fleetdyn

@@ -1,0 +1,231 @@
+// CUDA backend of the vector environment: one thread per env running the per-env routines of
+// physics/env/env_episode.h (the CPU backend's source). Every buffer lives on the device; step()
+// enqueues on the env's stream and reads back nothing except, for device actions, the one int
+// of the action check.
+#include <cuda_runtime.h>
+
+#include <cstring>
+
+#include "fleetdyn/error.h"
+#include "fleetdyn/physics/env/env_episode.h"
+#include "host/env/env_storage.h"
+#include "kernels/cuda_check.h"
+#include "kernels/device_buffer.h"
+
+namespace fleetdyn {
+namespace {
+
+constexpr int kEnvThreadsPerBlock = 128;
+
+template <class Model, class T>
+__global__ void __launch_bounds__(kEnvThreadsPerBlock) env_step_kernel(EnvView<Model, T> view) {
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < view.env_count) env::step_env(view, e);
+}
+
+template <class Model, class T>
+__global__ void __launch_bounds__(kEnvThreadsPerBlock) env_reset_kernel(EnvView<Model, T> view, const uint8_t* mask) {
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= view.env_count || (mask && !mask[e])) return;
+  view.has_final[e] = 0;
+  env::reset_env(view, e);
+}
+
+// The smallest env index with a non-finite action (atomicMin: the result is order-independent).
+__global__ void first_bad_action_kernel(const float* actions, int n, int* first_bad) {
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= n) return;
+  for (int j = 0; j < 3; ++j) {
+    if (!isfinite(actions[static_cast<size_t>(e) * 3 + j])) {
+      atomicMin(first_bad, e);
+      return;
+    }
+  }
+}
+
+template <class Model, class T>
+class CudaEnvEngine final : public EnvEngine<Model, T> {
+ public:
+  CudaEnvEngine() {
+    int device = 0;
+    FLEETDYN_CUDA_TRY(cudaGetDevice(&device));
+    cudaDeviceProp prop{};
+    FLEETDYN_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
+    name_ = prop.name;
+    FLEETDYN_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    FLEETDYN_CUDA_TRY(cudaMallocHost(&bad_host_, sizeof(int)));
+    for (cudaEvent_t& copied : staging_copied_) FLEETDYN_CUDA_TRY(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
+  }
+  ~CudaEnvEngine() override {
+    if (stream_) {
+      cudaStreamSynchronize(stream_);
+      cudaStreamDestroy(stream_);
+    }
+    if (bad_host_) cudaFreeHost(bad_host_);
+    for (int i = 0; i < 2; ++i) {
+      if (staging_[i]) cudaFreeHost(staging_[i]);
+      if (staging_copied_[i]) cudaEventDestroy(staging_copied_[i]);
+    }
+  }
+
+  void upload_all(EnvStorage<Model, T>& h) override {
+    heightfield_.upload(h.heightfield, stream_);
+    base_params_.upload(h.base_params, stream_);
+    params_.upload(h.params, stream_);
+    for (auto [device, host] : real_arrays(h)) device->upload(*host, stream_);
+    for (auto [device, host] : int_arrays(h)) device->upload(*host, stream_);
+    episode_index_.upload(h.episode_index, stream_);
+    for (auto [device, host] : float_arrays(h)) device->upload(*host, stream_);
+    for (auto [device, host] : byte_arrays(h)) device->upload(*host, stream_);
+    for (DeviceBuffer<float>& slot : actions_slot_) slot.upload(std::vector<float>(static_cast<size_t>(h.env_count) * 3, 0.0f), stream_);
+    mask_.upload(std::vector<uint8_t>(static_cast<size_t>(h.env_count), 0), stream_);
+    bad_.upload(std::vector<int>(1, 0), stream_);
+    FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));  // the host vectors may change after this
+  }
+  void upload_base_params(EnvStorage<Model, T>& h) override {
+    base_params_.upload(h.base_params, stream_);
+    FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));
+  }
+  void restart_streams(EnvStorage<Model, T>& h) override {
+    FLEETDYN_CUDA_TRY(cudaMemsetAsync(episode_index_.data(), 0, sizeof(uint32_t) * h.episode_index.size(), stream_));
+  }
+  void reset(EnvStorage<Model, T>& h, const uint8_t* mask) override {
+    if (mask) {
+      FLEETDYN_CUDA_TRY(cudaMemcpyAsync(mask_.data(), mask, h.env_count, cudaMemcpyHostToDevice, stream_));
+      FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));  // the caller's mask may go away
+    }
+    env_reset_kernel<Model, T><<<blocks(h.env_count), kEnvThreadsPerBlock, 0, stream_>>>(buffers(h), mask ? mask_.data() : nullptr);
+    FLEETDYN_CUDA_TRY(cudaGetLastError());
+  }
+  int step(EnvStorage<Model, T>& h, const float* actions, MemorySpace space) override {
+    const int n = h.env_count;
+    const float* device_actions = actions;
+    if (space == MemorySpace::Host) {
+      const int bad = first_bad_action(actions, n);
+      if (bad < n) return bad;
+      device_actions = stage_actions(actions, n);
+    } else {
+      *bad_host_ = n;
+      FLEETDYN_CUDA_TRY(cudaMemcpyAsync(bad_.data(), bad_host_, sizeof(int), cudaMemcpyHostToDevice, stream_));
+      first_bad_action_kernel<<<blocks(n), kEnvThreadsPerBlock, 0, stream_>>>(actions, n, bad_.data());
+      FLEETDYN_CUDA_TRY(cudaGetLastError());
+      FLEETDYN_CUDA_TRY(cudaMemcpyAsync(bad_host_, bad_.data(), sizeof(int), cudaMemcpyDeviceToHost, stream_));
+      FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));
+      if (*bad_host_ < n) return *bad_host_;
+    }
+    EnvView<Model, T> view = buffers(h);
+    view.actions = device_actions;
+    env_step_kernel<Model, T><<<blocks(n), kEnvThreadsPerBlock, 0, stream_>>>(view);
+    FLEETDYN_CUDA_TRY(cudaGetLastError());
+    return n;
+  }
+  void download(EnvStorage<Model, T>& h) override {
+    params_.download(h.params, stream_);
+    for (auto [device, host] : real_arrays(h)) device->download(*host, stream_);
+    for (auto [device, host] : int_arrays(h)) device->download(*host, stream_);
+    episode_index_.download(h.episode_index, stream_);
+    for (auto [device, host] : float_arrays(h)) device->download(*host, stream_);
+    for (auto [device, host] : byte_arrays(h)) device->download(*host, stream_);
+    FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));
+  }
+  void synchronize() override { FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_)); }
+  EnvView<Model, T> buffers(EnvStorage<Model, T>& h) override {
+    EnvView<Model, T> v = h.view();  // scalars from the host, pointers replaced
+    v.terrain.hf_heights = heightfield_.data();
+    v.base_params = base_params_.data();
+    v.params = params_.data();
+    v.state = state_.data();
+    v.origin = origin_.data();
+    v.actuator = actuator_.data();
+    v.command = command_.data();
+    v.wheel_load = wheel_load_.data();
+    v.lift_time = lift_time_.data();
+    v.progress = progress_.data();
+    v.target_speed = target_speed_.data();
+    v.episode_return = episode_return_.data();
+    v.track_x = track_x_.data();
+    v.track_y = track_y_.data();
+    v.track_s = track_s_.data();
+    v.segment = segment_.data();
+    v.episode_steps = episode_steps_.data();
+    v.final_length = final_length_.data();
+    v.end_reason = end_reason_.data();
+    v.episode_index = episode_index_.data();
+    v.obs = obs_.data();
+    v.reward = reward_.data();
+    v.final_obs = final_obs_.data();
+    v.final_return = final_return_.data();
+    v.terminated = terminated_.data();
+    v.truncated = truncated_.data();
+    v.has_final = has_final_.data();
+    return v;
+  }
+  MemorySpace space() const override { return MemorySpace::Device; }
+  void* stream() const override { return stream_; }
+  std::string device_name() const override { return name_; }
+
+ private:
+  // Host actions reach the device through two pinned staging buffers used in turn, so the copy
+  // is asynchronous (a copy from pageable memory would wait for the previous step) and the host
+  // waits only for the copy two steps back.
+  const float* stage_actions(const float* actions, int n) {
+    const size_t bytes = sizeof(float) * 3 * static_cast<size_t>(n);
+    const int i = next_staging_;
+    next_staging_ = 1 - i;
+    if (!staging_[i]) FLEETDYN_CUDA_TRY(cudaMallocHost(&staging_[i], bytes));
+    FLEETDYN_CUDA_TRY(cudaEventSynchronize(staging_copied_[i]));
+    std::memcpy(staging_[i], actions, bytes);
+    float* device = actions_slot_[i].data();
+    FLEETDYN_CUDA_TRY(cudaMemcpyAsync(device, staging_[i], bytes, cudaMemcpyHostToDevice, stream_));
+    FLEETDYN_CUDA_TRY(cudaEventRecord(staging_copied_[i], stream_));
+    return device;
+  }
+  static int blocks(int n) { return (n + kEnvThreadsPerBlock - 1) / kEnvThreadsPerBlock; }
+  template <class E>
+  using Pairs = std::vector<std::pair<DeviceBuffer<E>*, std::vector<E>*>>;
+  Pairs<T> real_arrays(EnvStorage<Model, T>& h) {
+    return {{&state_, &h.state}, {&origin_, &h.origin}, {&actuator_, &h.actuator}, {&command_, &h.command},
+            {&wheel_load_, &h.wheel_load}, {&lift_time_, &h.lift_time}, {&progress_, &h.progress},
+            {&target_speed_, &h.target_speed}, {&episode_return_, &h.episode_return}, {&track_x_, &h.track_x},
+            {&track_y_, &h.track_y}, {&track_s_, &h.track_s}};
+  }
+  Pairs<int> int_arrays(EnvStorage<Model, T>& h) {
+    return {{&segment_, &h.segment}, {&episode_steps_, &h.episode_steps}, {&final_length_, &h.final_length},
+            {&end_reason_, &h.end_reason}};
+  }
+  Pairs<float> float_arrays(EnvStorage<Model, T>& h) {
+    return {{&obs_, &h.obs}, {&reward_, &h.reward}, {&final_obs_, &h.final_obs}, {&final_return_, &h.final_return}};
+  }
+  Pairs<uint8_t> byte_arrays(EnvStorage<Model, T>& h) {
+    return {{&terminated_, &h.terminated}, {&truncated_, &h.truncated}, {&has_final_, &h.has_final}};
+  }
+
+  cudaStream_t stream_ = nullptr;
+  int* bad_host_ = nullptr;  // pinned
+  float* staging_[2] = {nullptr, nullptr};  // pinned
+  cudaEvent_t staging_copied_[2] = {nullptr, nullptr};
+  int next_staging_ = 0;
+  DeviceBuffer<float> actions_slot_[2];
+  std::string name_;
+  DeviceBuffer<typename Model::template Params<T>> base_params_, params_;
+  DeviceBuffer<T> heightfield_, state_, origin_, actuator_, command_, wheel_load_, lift_time_, progress_, target_speed_,
+      episode_return_, track_x_, track_y_, track_s_;
+  DeviceBuffer<int> segment_, episode_steps_, final_length_, end_reason_, bad_;
+  DeviceBuffer<uint32_t> episode_index_;
+  DeviceBuffer<float> obs_, reward_, final_obs_, final_return_;
+  DeviceBuffer<uint8_t> terminated_, truncated_, has_final_, mask_;
+};
+
+}  // namespace
+
+template <class Model, class T>
+std::unique_ptr<EnvEngine<Model, T>> make_cuda_env_engine() {
+  return std::make_unique<CudaEnvEngine<Model, T>>();
+}
+
+#define FLEETDYN_INSTANTIATE_CUDA_ENV_ENGINE(Model, T) \
+  template std::unique_ptr<EnvEngine<Model, T>> make_cuda_env_engine<Model, T>();
+FLEETDYN_ENV_KINDS(FLEETDYN_INSTANTIATE_CUDA_ENV_ENGINE)
+#undef FLEETDYN_INSTANTIATE_CUDA_ENV_ENGINE
+
+}  // namespace fleetdyn

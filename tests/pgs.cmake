@@ -1,0 +1,1 @@
+# Tests of the pgs solver and vehicle (issue 4); included from tests/CMakeLists.txt.
