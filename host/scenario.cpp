@@ -190,12 +190,14 @@ void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   YAML::Node type_node;
   std::string type = ctx.kind_key(node, "type", "terrain.type", &type_node);
   if (type.empty()) type = "flat";
-  ctx.require_one_of(type_node, "terrain.type", type, {"flat", "plane", "hill", "heightfield", "loop"}, "terrain type");
+  ctx.require_one_of(type_node, "terrain.type", type, {"flat", "plane", "hill", "heightfield", "loop", "rough_road"},
+                     "terrain type");
   std::vector<std::string> allowed = {"type", "mu_scale", "base_height"};
   if (type == "plane") allowed.insert(allowed.end(), {"slope_deg", "bank_deg"});
   if (type == "hill") allowed.insert(allowed.end(), {"x", "y", "height", "radius"});
   if (type == "loop") allowed.insert(allowed.end(), {"x", "radius", "lateral_shift", "track_width"});
   if (type == "heightfield") allowed.insert(allowed.end(), {"file", "x0", "y0", "dx", "dy"});
+  if (type == "rough_road") allowed.insert(allowed.end(), {"class", "length", "width", "dx", "dy", "seed"});
   const MapReader m(ctx, node, "terrain", allowed, " for terrain type " + type);
 
   s.terrain_type = type;
@@ -231,6 +233,27 @@ void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
     d.loop_radius = pos("radius", 1.0e4, "m", d.loop_radius, false);
     d.loop_lateral_shift = num("lateral_shift", -1.0e3, 1.0e3, "m", d.loop_lateral_shift);
     d.loop_track_width = pos("track_width", 1.0e3, "m", d.loop_track_width, false);
+  } else if (type == "rough_road") {  // ISO 8608 (fleetdyn/rough_road.h); mu_scale and base_height apply on top
+    RoughRoadSettings& r = s.rough_road;
+    if (const YAML::Node* n = m.find("class")) {
+      const std::string c = ctx.string(*n, "terrain.class");
+      if (c.size() != 1 || c[0] < 'A' || c[0] > 'H') ctx.fail(*n, "terrain.class", "expected an ISO 8608 road class A..H, got '" + c + "'");
+      r.road_class = c[0];
+    }
+    r.length = pos("length", 1.0e5, "m", r.length, false);
+    r.width = pos("width", 1.0e3, "m", r.width, false);
+    r.spacing_x = pos("dx", 10.0, "m", r.spacing_x, false);
+    r.spacing_y = pos("dy", 10.0, "m", r.spacing_y, false);
+    r.n_max = std::min(r.n_max, 0.35 / r.spacing_x);  // at least ~3 samples per shortest wave
+    if (const YAML::Node* n = m.find("seed")) r.seed = static_cast<uint64_t>(ctx.integer64_in(*n, "terrain.seed", 0, (1LL << 53)));
+    try {
+      const double base = d.base_height, mu = d.mu_scale;
+      s.terrain = iso8608_road(r);
+      s.terrain.desc.base_height = base;
+      s.terrain.desc.mu_scale = mu;
+    } catch (const Error& e) {
+      ctx.fail(node, "terrain", e.what());
+    }
   } else {  // heightfield
     d.kind = TerrainKind::Heightfield;
     const YAML::Node& file = m.require("file");

@@ -15,7 +15,7 @@
 //       from: 0.6               # a list of such maps sweeps several parameters together;
 //       to: 0.9                 # a swept parameter may not also be overridden
 //   terrain:
-//     type: flat                # flat | plane | hill | heightfield | loop
+//     type: flat                # flat | plane | hill | heightfield | loop | rough_road
 //     # every type: mu_scale (default 1), base_height [m] (default 0)
 //     # plane:       slope_deg, bank_deg (|angle| < 80)            surface rises along +x / +y
 //     # hill:        x, y, height [m], radius [m] (> 0, Gaussian sigma; required)
@@ -24,6 +24,9 @@
 //     #   The CSV path is relative to the scenario file. One row per y sample (row iy holds the
 //     #   heights at y0 + iy*dy), one column per x sample; rows must all have the same length;
 //     #   blank lines and lines starting with '#' are skipped. Heights are relative to base_height.
+//     # rough_road:  ISO 8608 random road over x in [0, length], y in +-width/2 (fleetdyn/rough_road.h):
+//     #   class (A..H, default C), length (1200), width (12), dx (0.1), dy (0.25) [m], seed (1).
+//     #   A study that samples initial.x puts each sample on its own stretch of the road.
 //   initial: {speed: 15.0, x: 0, y: 0, yaw_deg: 0}   # [m/s], [m], [m], [deg]; default all 0
 //   maneuver:                   # open-loop table [t, steer, throttle, brake], linear between rows,
 //     - [0.0, 0.0, 0.2, 0.0]    # held after the last row; times strictly increasing;
@@ -54,6 +57,7 @@
 
 #include "fleetdyn/batch.h"
 #include "fleetdyn/error.h"
+#include "fleetdyn/rough_road.h"
 #include "host/model_params.h"
 #include "host/scenario_driver.h"
 #include "host/study/study_spec.h"
@@ -101,6 +105,7 @@ struct Scenario {
   TerrainSpec terrain;                   // ready for the Batch (heightfield loaded)
   double terrain_slope_deg = 0.0;        // plane: as written (terrain.desc holds radians)
   double terrain_bank_deg = 0.0;
+  RoughRoadSettings rough_road;          // rough_road: the ISO 8608 road's settings
 
   InitialCondition initial;              // yaw in radians
   double initial_yaw_deg = 0.0;

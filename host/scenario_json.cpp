@@ -31,6 +31,15 @@ json scenario_json(const Scenario& s) {
     terrain["radius"] = d.loop_radius;
     terrain["lateral_shift"] = d.loop_lateral_shift;
     terrain["track_width"] = d.loop_track_width;
+  } else if (s.terrain_type == "rough_road") {
+    const RoughRoadSettings& r = s.rough_road;
+    terrain["class"] = std::string(1, r.road_class);
+    terrain["length"] = r.length;
+    terrain["width"] = r.width;
+    terrain["dx"] = r.spacing_x;
+    terrain["dy"] = r.spacing_y;
+    terrain["seed"] = r.seed;
+    terrain["psd_n0"] = iso8608_reference_psd(r.road_class);
   } else if (s.terrain_type == "heightfield") {
     terrain["file"] = s.heightfield_file;
     terrain["path"] = s.heightfield_path;

@@ -114,7 +114,7 @@ const Malformed kMalformed[] = {
     {"bad_override.yaml", 7, "vehicle.overrides.tire.friction", "unknown strut vehicle parameter 'tire.friction' (known: total_mass,"},
     {"override_out_of_range.yaml", 6, "vehicle.overrides.tire.mu", "50 is outside the allowed range [0.05, 3] of tire.mu"},
     {"unknown_preset.yaml", 4, "vehicle.preset", "unknown vehicle preset 'jeep' (known: hmmwv)"},
-    {"unknown_terrain.yaml", 4, "terrain.type", "unknown terrain type 'moon' (allowed: flat, plane, hill, heightfield, loop)"},
+    {"unknown_terrain.yaml", 4, "terrain.type", "unknown terrain type 'moon' (allowed: flat, plane, hill, heightfield, loop, rough_road)"},
     {"bad_maneuver_order.yaml", 7, "maneuver[2][0]", "times must increase (0.5 after 1)"},
     {"bad_maneuver_row.yaml", 6, "maneuver[1]", "expected a row [t, steer, throttle, brake] of 4 numbers, got 3 values"},
     {"syntax_error.yaml", 5, "", "YAML syntax error: end of map not found"},
@@ -292,6 +292,27 @@ TEST(Scenario, SweepErrors) {
   e = parse_error("duration: 1.0\nvehicle:\n  sweep: {name: unsprung_mass_front, from: 100, to: 1500}\n");
   EXPECT_EQ(e.field(), "vehicle.sweep");
   EXPECT_TRUE(contains(e.what(), "at the 'to' values")) << e.what();
+}
+
+// An ISO 8608 road as terrain: the settings reach the generator (same road as built directly),
+// mu_scale applies on top, and a bad class names its line and field.
+TEST(Scenario, RoughRoadTerrain) {
+  const Scenario s = parse_scenario(
+      "duration: 1.0\nterrain:\n  type: rough_road\n  class: D\n  length: 200\n  width: 6\n  seed: 5\n  mu_scale: 0.8\n",
+      "rough.yaml");
+  RoughRoadSettings r;
+  r.road_class = 'D';
+  r.length = 200.0;
+  r.width = 6.0;
+  r.seed = 5;
+  const TerrainSpec direct = iso8608_road(r);
+  EXPECT_EQ(s.terrain.desc.kind, TerrainKind::Heightfield);
+  EXPECT_EQ(s.terrain.heightfield, direct.heightfield);
+  EXPECT_EQ(s.terrain.desc.hf_nx, direct.desc.hf_nx);
+  EXPECT_EQ(s.terrain.desc.mu_scale, 0.8);
+  const ScenarioError e = parse_error("duration: 1.0\nterrain:\n  type: rough_road\n  class: Q\n", "rough.yaml");
+  EXPECT_EQ(e.line(), 4);
+  EXPECT_EQ(e.field(), "terrain.class");
 }
 
 TEST(Scenario, HeightfieldLoadsRelativeToTheScenario) {

@@ -94,6 +94,24 @@ TEST(VectorEnv, SameSeedSameActionsBitIdenticalWhateverTheThreadCount) {
   EXPECT_NE(other.read_observations(), VectorEnv(small_config()).read_observations());
 }
 
+// The CPU's SIMD lanes (host/env/strut_env_lanes.h) and its scalar path (the GPU's code) agree
+// to round-off in fp64 over 1 s of driving with resets included (the compiler contracts
+// multiply-adds differently in the two, so not bitwise).
+TEST(VectorEnv, SimdLanesMatchTheScalarPath) {
+  VectorEnvConfig c = small_config(11);  // not a multiple of the lane width: a padded group
+  c.precision = Precision::Fp64;
+  c.time_limit = 0.6;                    // resets on the way
+  VectorEnv lanes(c);
+  c.cpu_simd = false;
+  VectorEnv scalar(c);
+  EXPECT_NE(lanes.device_name(), scalar.device_name());
+  std::vector<float> rl, rs;
+  const std::vector<float> ol = run(lanes, 50, &rl), os = run(scalar, 50, &rs);
+  ASSERT_EQ(ol.size(), os.size());
+  for (size_t j = 0; j < ol.size(); ++j) EXPECT_NEAR(ol[j], os[j], 1e-5 * (1.0 + std::fabs(os[j]))) << j;
+  for (size_t j = 0; j < rl.size(); ++j) EXPECT_NEAR(rl[j], rs[j], 1e-5 * (1.0 + std::fabs(rs[j]))) << j;
+}
+
 TEST(VectorEnv, ResetWithSeedRestartsTheRandomStreams) {
   VectorEnv fresh(small_config());
   const std::vector<float> first = fresh.read_observations();

@@ -1,26 +1,47 @@
 // CPU backend of the vector environment: a fixed pool of threads, each running the per-env
 // routines (physics/env/env_episode.h, the source the CUDA kernels run) over a contiguous slice
-// of the envs. An env's arithmetic is its own, so results do not depend on the slicing.
+// of the envs; strut's physics in SIMD lanes (host/env/strut_env_lanes.h). An env's arithmetic
+// is its own, so results do not depend on the slicing.
 #include <algorithm>
 #include <thread>
+#include <type_traits>
 
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/env/env_episode.h"
 #include "host/env/env_storage.h"
+#include "host/env/strut_env_lanes.h"
 #include "host/thread_pool.h"
 
 namespace fleetdyn {
 namespace {
 
+// Whether a model has a SIMD lane form of the env step on the CPU.
+template <class Model>
+constexpr bool kHasEnvLanes = std::is_same_v<Model, StrutModel>;
+
 template <class Model, class T>
 class CpuEnvEngine final : public EnvEngine<Model, T> {
+  static constexpr int kWidth = kLaneWidth<T>;
   struct Work {
     const EnvView<Model, T>* view;
     const uint8_t* mask;  // reset: which envs (null: all)
     bool reset;
+    bool simd;
     int workers;
   };
+  // Work units: groups of kWidth envs for a SIMD step, single envs otherwise.
+  static bool lanes(const Work& w) { return kHasEnvLanes<Model> && w.simd && !w.reset; }
+  static int unit_count(const Work& w) {
+    const int n = w.view->env_count;
+    return lanes(w) ? (n + kWidth - 1) / kWidth : n;
+  }
   static void run_range(const Work& w, int begin, int end) {
+    if constexpr (kHasEnvLanes<Model>) {
+      if (lanes(w)) {
+        for (int g = begin; g < end; ++g) strut_env_step_lanes<T, kWidth>(*w.view, g * kWidth);
+        return;
+      }
+    }
     for (int e = begin; e < end; ++e) {
       if (!w.reset) {
         env::step_env(*w.view, e);
@@ -32,21 +53,24 @@ class CpuEnvEngine final : public EnvEngine<Model, T> {
   }
   static void run_slice(void* context, int worker) {
     const Work& w = *static_cast<const Work*>(context);
-    const long long n = w.view->env_count;
-    run_range(w, static_cast<int>(n * worker / w.workers), static_cast<int>(n * (worker + 1) / w.workers));
+    const long long units = unit_count(w);
+    run_range(w, static_cast<int>(units * worker / w.workers), static_cast<int>(units * (worker + 1) / w.workers));
   }
   void run(const EnvView<Model, T>& view, const uint8_t* mask, bool reset) {
-    Work w{&view, mask, reset, view.env_count < 4 * pool_.size() ? 1 : pool_.size()};
+    Work w{&view, mask, reset, simd_, 1};
+    const int units = unit_count(w);
+    w.workers = units < 4 * pool_.size() ? 1 : pool_.size();
     if (w.workers == 1) {
-      run_range(w, 0, view.env_count);
+      run_range(w, 0, units);
     } else {
       pool_.run(&run_slice, &w);
     }
   }
 
  public:
-  explicit CpuEnvEngine(int threads)
-      : pool_(threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))) {}
+  CpuEnvEngine(int threads, bool simd)
+      : pool_(threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
+        simd_(simd && kHasEnvLanes<Model>) {}
 
   void upload_all(EnvStorage<Model, T>&) override {}  // works on the host storage itself
   void upload_base_params(EnvStorage<Model, T>&) override {}
@@ -69,22 +93,24 @@ class CpuEnvEngine final : public EnvEngine<Model, T> {
   MemorySpace space() const override { return MemorySpace::Host; }
   void* stream() const override { return nullptr; }
   std::string device_name() const override {
-    return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread)" : " threads)");
+    return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread" : " threads") +
+           (simd_ ? ", " + std::to_string(kWidth) + " SIMD lanes)" : ", scalar)");
   }
 
  private:
   ThreadPool pool_;
+  bool simd_;
 };
 
 }  // namespace
 
 template <class Model, class T>
-std::unique_ptr<EnvEngine<Model, T>> make_cpu_env_engine(int threads) {
-  return std::make_unique<CpuEnvEngine<Model, T>>(threads);
+std::unique_ptr<EnvEngine<Model, T>> make_cpu_env_engine(int threads, bool simd) {
+  return std::make_unique<CpuEnvEngine<Model, T>>(threads, simd);
 }
 
 #define FLEETDYN_INSTANTIATE_CPU_ENV_ENGINE(Model, T) \
-  template std::unique_ptr<EnvEngine<Model, T>> make_cpu_env_engine<Model, T>(int);
+  template std::unique_ptr<EnvEngine<Model, T>> make_cpu_env_engine<Model, T>(int, bool);
 FLEETDYN_ENV_KINDS(FLEETDYN_INSTANTIATE_CPU_ENV_ENGINE)
 #undef FLEETDYN_INSTANTIATE_CPU_ENV_ENGINE
 

@@ -118,7 +118,7 @@ class EnvEngine {
 };
 
 template <class Model, class T>
-std::unique_ptr<EnvEngine<Model, T>> make_cpu_env_engine(int threads);
+std::unique_ptr<EnvEngine<Model, T>> make_cpu_env_engine(int threads, bool simd);
 template <class Model, class T>
 std::unique_ptr<EnvEngine<Model, T>> make_cuda_env_engine();  // throws without a usable device
 

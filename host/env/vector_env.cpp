@@ -357,7 +357,7 @@ class TypedEnvImpl final : public TypedEnv {
 template <class T>
 std::unique_ptr<TypedEnv> make_typed_env(const VectorEnvConfig& c, const TerrainSpec& terrain, BackendKind backend) {
   auto engine = backend == BackendKind::Cuda ? make_cuda_env_engine<StrutModel, T>()
-                                             : make_cpu_env_engine<StrutModel, T>(c.cpu_threads);
+                                             : make_cpu_env_engine<StrutModel, T>(c.cpu_threads, c.cpu_simd);
   return std::make_unique<TypedEnvImpl<StrutModel, T>>(c, terrain, std::move(engine));
 }
 

@@ -65,6 +65,7 @@ struct VectorEnvConfig {
   BackendKind backend = BackendKind::Auto;
   Precision precision = Precision::Fp32;
   int cpu_threads = 0;          // CPU backend; 0 = all hardware threads
+  bool cpu_simd = true;         // CPU backend: strut physics of 4 (fp64) or 8 (fp32) envs at once in SIMD lanes
   uint64_t seed = 0;
   VehicleParams<double> vehicle = {};  // base parameters of every env; total_mass == 0: the HMMWV
   // Time.

@@ -161,33 +161,49 @@ FLEETDYN_FN T clipped_action(const float* a, int j) {
   return clamp(T(a[j]), lo, T(1));
 }
 
-// One env step of env v: the actuators follow the action at their rate limits through
-// `decimation` physics steps; then reward, termination and, if the episode ended, the final
-// observation and a reset within the same step (Gymnasium's same-step autoreset).
+// The command of env v from its action row, and how much each component changed since the last
+// step (the input-change penalty).
 template <class Model, class T>
-FLEETDYN_FN void step_env(const EnvView<Model, T>& e, int v) {
+FLEETDYN_FN void env_command(const EnvView<Model, T>& e, int v, T command[3], T change[3]) {
+  const float* a = e.actions + static_cast<size_t>(v) * 3;
+  for (int j = 0; j < 3; ++j) {
+    command[j] = clipped_action<T>(a, j);
+    change[j] = command[j] - e.command[j * e.env_count + v];
+  }
+}
+
+// The actuators step toward the command by at most rate x dt.
+template <class T, class U>
+FLEETDYN_FN void follow_command(const EnvConfig<T>& c, const U command[3], U actuator[3], T dt) {
+  const T rate[3] = {c.steer_rate, c.throttle_rate, c.brake_rate};
+  for (int j = 0; j < 3; ++j) actuator[j] = actuator[j] + clamp(command[j] - actuator[j], U(-rate[j] * dt), U(rate[j] * dt));
+}
+
+// Whether one side's wheels are both off the ground (the two-wheel-lift rollover clock).
+template <class T>
+FLEETDYN_FN bool side_lifted(const T* normal_force) {
+  return (normal_force[0] <= T(0) && normal_force[2] <= T(0)) || (normal_force[1] <= T(0) && normal_force[3] <= T(0));
+}
+
+// The physics of one env step of env v: `decimation` physics steps with the actuators following
+// `command`; writes the state, origin, actuators, command, wheel loads and lift clock. Returns
+// whether the vehicle diverged (then its state is the last sane one).
+template <class Model, class T>
+FLEETDYN_FN bool advance_env(const EnvView<Model, T>& e, int v, const typename Model::template Params<T>& p,
+                             const T command[3]) {
   constexpr int kSize = Model::kStateSize;
   const EnvConfig<T>& c = e.config;
   const int n = e.env_count;
-  const typename Model::template Params<T> p = e.params[v];
-  T s[kSize], next[kSize];
+  T s[kSize], next[kSize], actuator[3], load[kCorners];
   for (int j = 0; j < kSize; ++j) s[j] = e.state[j * n + v];
   T origin_x = e.origin[v], origin_y = e.origin[n + v];
-  const float* a = e.actions + static_cast<size_t>(v) * 3;
-  T command[3], actuator[3], change[3];
-  const T rate[3] = {c.steer_rate, c.throttle_rate, c.brake_rate};
-  for (int j = 0; j < 3; ++j) {
-    command[j] = clipped_action<T>(a, j);
-    change[j] = command[j] - e.command[j * n + v];
-    actuator[j] = e.actuator[j * n + v];
-  }
-  T lift = e.lift_time[v];
-  T load[kCorners];
+  for (int j = 0; j < 3; ++j) actuator[j] = e.actuator[j * n + v];
   for (int i = 0; i < kCorners; ++i) load[i] = e.wheel_load[i * n + v];
+  T lift = e.lift_time[v];
   const T dt = e.integrator.step;
   bool diverged = false;
   for (int k = 0; k < c.decimation; ++k) {
-    for (int j = 0; j < 3; ++j) actuator[j] += clamp(command[j] - actuator[j], -rate[j] * dt, rate[j] * dt);
+    follow_command(c, command, actuator, dt);
     MetricSample<T> sample;
     Model::step(p, e.terrain, origin_x, origin_y, e.integrator, DriverInput<T>{actuator[0], actuator[1], actuator[2]},
                 s, next, &sample);
@@ -195,10 +211,8 @@ FLEETDYN_FN void step_env(const EnvView<Model, T>& e, int v) {
       diverged = true;
       break;
     }
-    const T* f = sample.tire_normal_force;
-    const bool side_lifted = (f[0] <= T(0) && f[2] <= T(0)) || (f[1] <= T(0) && f[3] <= T(0));
-    lift = side_lifted ? lift + dt : T(0);
-    for (int i = 0; i < kCorners; ++i) load[i] = f[i];
+    lift = side_lifted(sample.tire_normal_force) ? lift + dt : T(0);
+    for (int i = 0; i < kCorners; ++i) load[i] = sample.tire_normal_force[i];
     for (int j = 0; j < kSize; ++j) s[j] = next[j];
     rebase_coordinate(s[Model::kPosIndex], origin_x);
     rebase_coordinate(s[Model::kPosIndex + 1], origin_y);
@@ -212,7 +226,22 @@ FLEETDYN_FN void step_env(const EnvView<Model, T>& e, int v) {
   }
   for (int i = 0; i < kCorners; ++i) e.wheel_load[i * n + v] = load[i];
   e.lift_time[v] = lift;
+  return diverged;
+}
 
+// After the physics of an env step (advance_env, or its SIMD lane form on the CPU): reward,
+// termination and, if the episode ended, the final observation and a reset within the same step
+// (Gymnasium's same-step autoreset); else the observation.
+template <class Model, class T>
+FLEETDYN_FN void finish_env_step(const EnvView<Model, T>& e, int v, const typename Model::template Params<T>& p,
+                                 bool diverged, const T change[3]) {
+  constexpr int kSize = Model::kStateSize;
+  const EnvConfig<T>& c = e.config;
+  const int n = e.env_count;
+  T s[kSize];
+  for (int j = 0; j < kSize; ++j) s[j] = e.state[j * n + v];
+  const T origin_x = e.origin[v], origin_y = e.origin[n + v];
+  const T lift = e.lift_time[v];
   const EnvSense<T> x = sense_env(e, v, p, s, origin_x, origin_y, e.segment[v]);
   const T gained = x.track.progress - e.progress[v];
   e.segment[v] = x.track.segment;
@@ -251,6 +280,16 @@ FLEETDYN_FN void step_env(const EnvView<Model, T>& e, int v) {
   e.final_length[v] = steps;
   observe_env(e, v, p, s, origin_x, origin_y, x, e.final_obs + static_cast<size_t>(v) * c.obs_dim);
   reset_env(e, v);
+}
+
+// One env step of env v (the CUDA kernel's and the CPU's scalar path).
+template <class Model, class T>
+FLEETDYN_FN void step_env(const EnvView<Model, T>& e, int v) {
+  const typename Model::template Params<T> p = e.params[v];
+  T command[3], change[3];
+  env_command(e, v, command, change);
+  const bool diverged = advance_env(e, v, p, command);
+  finish_env_step(e, v, p, diverged, change);
 }
 
 }  // namespace env
