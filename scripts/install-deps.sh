@@ -18,3 +18,30 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# Python module and its tests (python/): numpy and pybind11 to build, pytest and gymnasium to
+# test, for the `python3` on the PATH (the interpreter CMake builds the module for). Debian's own
+# python3 needs its headers and pip first; pip installs only what is missing (on an
+# externally-managed Debian python, with --break-system-packages).
+if command -v python3 >/dev/null 2>&1; then
+  py_missing=()
+  for m in numpy pybind11 pytest gymnasium; do
+    python3 -c "import $m" >/dev/null 2>&1 || py_missing+=("$m")
+  done
+  py_debian_pkgs=()
+  python3 -c "import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" \
+    >/dev/null 2>&1 || py_debian_pkgs+=(python3-dev)
+  if [ ${#py_missing[@]} -gt 0 ] && ! python3 -m pip --version >/dev/null 2>&1; then py_debian_pkgs+=(python3-pip); fi
+  if [ ${#py_debian_pkgs[@]} -gt 0 ] && [ "$(command -v python3)" = /usr/bin/python3 ]; then
+    echo "install-deps: installing ${py_debian_pkgs[*]}"
+    sudo_cmd=""
+    [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${py_debian_pkgs[@]}" >/dev/null
+  fi
+  if [ ${#py_missing[@]} -gt 0 ]; then
+    echo "install-deps: pip installing ${py_missing[*]} for $(command -v python3)"
+    python3 -m pip install --quiet "${py_missing[@]}" 2>/dev/null ||
+      python3 -m pip install --quiet --break-system-packages "${py_missing[@]}"
+  fi
+fi

@@ -1,0 +1,82 @@
+"""fleetdyn: batched ground-vehicle dynamics on CPU and GPU, from Python.
+
+Two APIs (python/README.md has the details):
+
+* ``fleetdyn.VectorEnv``: a reinforcement-learning vector environment with the Gymnasium vector
+  API (same-step autoreset), numpy arrays on the CPU backend and zero-copy DLPack device buffers
+  on CUDA::
+
+      env = fleetdyn.VectorEnv(num_envs=256, task="path_following", seed=0)
+      obs, info = env.reset(seed=0)
+      obs, reward, terminated, truncated, info = env.step(actions)   # actions float32 (256, 3)
+
+* ``fleetdyn.Batch``: the plain simulation API (many vehicles of one model, strut or ce)::
+
+      batch = fleetdyn.Batch(100, model="strut", params={"tire.mu": 0.8})
+      batch.set_initial_conditions(speed=15.0)
+      batch.set_inputs(steer=0.2, throttle=0.3)
+      batch.step(2000)
+      snap = batch.snapshots()        # dict of numpy arrays
+
+Errors reported by the C++ library are raised as ``fleetdyn.Error`` (a ``RuntimeError``) with
+the library's message unchanged.
+"""
+
+from ._fleetdyn import (  # noqa: F401  (re-exported)
+    END_REASON_NAMES,
+    METRIC_NAMES,
+    Batch,
+    BufferView,
+    CeParams,
+    Error,
+    VehicleParams,
+    __version__,
+    built_with_cuda,
+    ce_default_step,
+    ce_param_fields,
+    circle_path,
+    cuda_available,
+    default_observations,
+    has_scenarios,
+    hmmwv_ce_params,
+    hmmwv_params,
+    metric_names,
+    observation_features,
+    scenario_info,
+    strut_default_step,
+    vector_env_config_defaults,
+    vehicle_param_fields,
+    vehicle_preset,
+    vehicle_preset_names,
+)
+from ._spaces import BoxDescription  # noqa: F401
+from ._vector_env import VectorEnv  # noqa: F401
+
+__all__ = [
+    "Batch",
+    "BoxDescription",
+    "BufferView",
+    "CeParams",
+    "END_REASON_NAMES",
+    "Error",
+    "METRIC_NAMES",
+    "VectorEnv",
+    "VehicleParams",
+    "built_with_cuda",
+    "ce_default_step",
+    "ce_param_fields",
+    "circle_path",
+    "cuda_available",
+    "default_observations",
+    "has_scenarios",
+    "hmmwv_ce_params",
+    "hmmwv_params",
+    "metric_names",
+    "observation_features",
+    "scenario_info",
+    "strut_default_step",
+    "vector_env_config_defaults",
+    "vehicle_param_fields",
+    "vehicle_preset",
+    "vehicle_preset_names",
+]

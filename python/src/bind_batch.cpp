@@ -1,0 +1,415 @@
+// fleetdyn.Batch: the plain simulation API (include/fleetdyn/batch.h) over numpy.
+#include <cmath>
+
+#include "common.h"
+#include "fleetdyn/ce.h"
+#include "fleetdyn/ce_fields.h"
+#include "fleetdyn/driver.h"
+#include "fleetdyn/error.h"
+#include "fleetdyn/physics/metrics.h"
+#include "fleetdyn/vehicle.h"
+
+#ifdef FLEETDYN_PY_HAVE_SCENARIOS
+#include "host/scenario.h"
+#endif
+
+namespace fleetdyn {
+namespace py_bindings {
+namespace {
+
+const std::vector<std::string>& metric_names() {
+  static const std::vector<std::string> names = {
+#define FLEETDYN_METRIC_NAME(name, unit, doc) #name,
+      FLEETDYN_METRIC_FIELDS(FLEETDYN_METRIC_NAME)
+#undef FLEETDYN_METRIC_NAME
+  };
+  return names;
+}
+
+// Per-vehicle parameter sets from what the user passed: None (the preset), one parameter
+// object, a list of them, or a dict {name: value or array of n} applied to the preset.
+template <class P, class PtrFn, class FinalizeFn>
+std::vector<P> params_from(const py::object& params, int n, const P& preset, PtrFn ptr_of, FinalizeFn finalize,
+                           const char* class_name) {
+  std::vector<P> out;
+  if (params.is_none()) {
+    out.push_back(preset);
+  } else if (py::isinstance<P>(params)) {
+    out.push_back(params.cast<P>());
+  } else if (py::isinstance<py::dict>(params)) {
+    auto d = params.cast<py::dict>();
+    size_t count = 1;
+    std::vector<std::pair<std::string, std::vector<double>>> values;
+    for (auto item : d) {
+      const auto name = item.first.cast<std::string>();
+      P probe = preset;
+      if (!ptr_of(probe, name)) {
+        throw py::key_error("unknown parameter '" + name + "' (fleetdyn." +
+                            (std::string(class_name) == "VehicleParams" ? "vehicle_param_fields" : "ce_param_fields") +
+                            "() lists the names)");
+      }
+      values.emplace_back(name, scalar_or_array(item.second, n, ("params['" + name + "']").c_str()));
+      if (values.back().second.size() > 1) count = static_cast<size_t>(n);
+    }
+    out.assign(count, preset);
+    for (size_t v = 0; v < count; ++v)
+      for (const auto& [name, vals] : values) *ptr_of(out[v], name) = vals[vals.size() == 1 ? 0 : v];
+  } else {
+    for (auto item : params) {
+      if (!py::isinstance<P>(item)) {
+        throw py::type_error(std::string("params: expected None, a dict of overrides, a ") + class_name + " or a list of them");
+      }
+      out.push_back(item.cast<P>());
+    }
+  }
+  for (auto& p : out) finalize(p);
+  return out;
+}
+
+TerrainSpec terrain_from(const py::object& terrain) {
+  TerrainSpec spec;
+  if (terrain.is_none()) return spec;
+  auto d = terrain.cast<py::dict>();
+  const std::string kind = d.contains("type") ? d["type"].cast<std::string>() : "flat";
+  auto get = [&](const char* key, double fallback) { return d.contains(key) ? d[key].cast<double>() : fallback; };
+  auto& t = spec.desc;
+  t.base_height = get("base_height", 0.0);
+  t.mu_scale = get("mu_scale", 1.0);
+  std::vector<std::string> allowed = {"type", "base_height", "mu_scale"};
+  if (kind == "flat") {
+    t.kind = TerrainKind::Flat;
+  } else if (kind == "plane") {
+    t.kind = TerrainKind::Plane;
+    t.slope = get("slope", 0.0);
+    t.bank = get("bank", 0.0);
+    allowed.insert(allowed.end(), {"slope", "bank"});
+  } else if (kind == "hill") {
+    t.kind = TerrainKind::Hill;
+    t.hill_x = get("x", 0.0);
+    t.hill_y = get("y", 0.0);
+    t.hill_height = get("height", 1.0);
+    t.hill_radius = get("radius", 5.0);
+    allowed.insert(allowed.end(), {"x", "y", "height", "radius"});
+  } else if (kind == "heightfield") {
+    t.kind = TerrainKind::Heightfield;
+    auto h = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(d.contains("heights") ? d["heights"] : py::none());
+    if (!h || h.ndim() != 2) throw py::value_error("terrain: heightfield needs 'heights', a 2-d array [ny][nx]");
+    t.hf_ny = static_cast<int>(h.shape(0));
+    t.hf_nx = static_cast<int>(h.shape(1));
+    t.hf_dx = get("dx", 0.0);
+    t.hf_dy = get("dy", 0.0);
+    t.hf_x0 = get("x0", 0.0);
+    t.hf_y0 = get("y0", 0.0);
+    spec.heightfield.assign(h.data(), h.data() + h.size());
+    allowed.insert(allowed.end(), {"heights", "dx", "dy", "x0", "y0"});
+  } else {
+    throw py::value_error("terrain: unknown type '" + kind + "' (known: flat, plane, hill, heightfield)");
+  }
+  for (auto item : d) {
+    const auto key = item.first.cast<std::string>();
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      std::string known;
+      for (const auto& a : allowed) known += (known.empty() ? "" : ", ") + a;
+      throw py::value_error("terrain (" + kind + "): unknown key '" + key + "' (known: " + known + ")");
+    }
+  }
+  return spec;
+}
+
+py::dict snapshots_dict(Batch& b) {
+  std::vector<VehicleSnapshot> s;
+  {
+    py::gil_scoped_release nogil;
+    s = b.snapshots();
+  }
+  const auto n = static_cast<py::ssize_t>(s.size());
+  py::array_t<double> time(n), position({n, py::ssize_t(3)}), euler({n, py::ssize_t(3)}), velocity({n, py::ssize_t(3)}),
+      omega({n, py::ssize_t(3)}), spin({n, py::ssize_t(4)});
+  py::array_t<int32_t> status(n);
+  auto tt = time.mutable_unchecked<1>();
+  auto st = status.mutable_unchecked<1>();
+  auto p = position.mutable_unchecked<2>(), e = euler.mutable_unchecked<2>(), vel = velocity.mutable_unchecked<2>(),
+       w = omega.mutable_unchecked<2>(), ws = spin.mutable_unchecked<2>();
+  for (py::ssize_t v = 0; v < n; ++v) {
+    const auto& x = s[static_cast<size_t>(v)];
+    tt(v) = x.time;
+    st(v) = x.status;
+    for (int k = 0; k < 3; ++k) {
+      p(v, k) = x.position[k];
+      e(v, k) = x.euler[k];
+      vel(v, k) = x.velocity[k];
+      w(v, k) = x.omega_body[k];
+    }
+    for (int k = 0; k < 4; ++k) ws(v, k) = x.wheel_spin[k];
+  }
+  py::dict d;
+  d["time"] = time;
+  d["status"] = status;
+  d["position"] = position;
+  d["euler"] = euler;
+  d["velocity"] = velocity;
+  d["omega_body"] = omega;
+  d["wheel_spin"] = spin;
+  return d;
+}
+
+// A [rows][n] array from a flat vector.
+py::array_t<double> rows_array(const std::vector<double>& v, int n) {
+  const py::ssize_t cols = n, rows = n > 0 ? static_cast<py::ssize_t>(v.size()) / n : 0;
+  return copy_array(v.data(), {rows, cols});
+}
+
+Path path_from(const py::handle& obj, bool closed) {
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(obj);
+  if (!a || a.ndim() != 2 || (a.shape(1) != 3 && a.shape(1) != 2)) {
+    throw py::value_error("path: expected an array [points][3] of x, y, speed (or [points][2] of x, y with speed 0)");
+  }
+  Path p;
+  p.closed = closed;
+  for (py::ssize_t i = 0; i < a.shape(0); ++i) p.points.push_back({a.at(i, 0), a.at(i, 1), a.shape(1) == 3 ? a.at(i, 2) : 0.0});
+  return p;
+}
+
+py::array_t<double> path_array(const Path& p) {
+  py::array_t<double> a({static_cast<py::ssize_t>(p.points.size()), py::ssize_t(3)});
+  auto m = a.mutable_unchecked<2>();
+  for (size_t i = 0; i < p.points.size(); ++i) {
+    m(i, 0) = p.points[i].x;
+    m(i, 1) = p.points[i].y;
+    m(i, 2) = p.points[i].speed;
+  }
+  return a;
+}
+
+}  // namespace
+
+void bind_batch(py::module_& m) {
+  m.attr("METRIC_NAMES") = py::tuple(py::cast(metric_names()));
+
+  py::class_<Batch> cls(m, "Batch",
+                        "Many vehicles of one model (strut or ce) stepped together on one backend "
+                        "(include/fleetdyn/batch.h). Arrays are numpy; per-vehicle values accept a number (all "
+                        "vehicles) or an array of num_vehicles.");
+  cls.def(py::init([](int num_vehicles, const std::string& model, const py::object& params, const py::object& terrain,
+                      const std::string& backend, const std::string& precision, const py::object& step, int substeps,
+                      bool requery_contact, int cpu_threads, bool cpu_simd) {
+            BatchOptions o;
+            o.backend = parse_backend(backend);
+            o.precision = parse_precision(precision);
+            o.substeps = substeps;
+            o.requery_contact = requery_contact;
+            o.cpu_threads = cpu_threads;
+            o.cpu_simd = cpu_simd;
+            TerrainSpec t = terrain_from(terrain);
+            if (parse_model(model) == VehicleModel::Strut) {
+              auto p = params_from<VehicleParams<double>>(
+                  params, num_vehicles, hmmwv_params(), [](VehicleParams<double>& q, const std::string& n) { return vehicle_param_ptr(q, n); },
+                  [](VehicleParams<double>& q) { finalize_vehicle_params(q); }, "VehicleParams");
+              o.step = step.is_none() ? strut_default_step(p[0]) : step.cast<double>();
+              py::gil_scoped_release nogil;
+              return Batch(std::move(p), num_vehicles, std::move(t), o);
+            }
+            auto p = params_from<CeParams<double>>(
+                params, num_vehicles, hmmwv_ce_params(), [](CeParams<double>& q, const std::string& n) { return ce_param_ptr(q, n); },
+                [](CeParams<double>& q) { finalize_ce_params(q); }, "CeParams");
+            o.step = step.is_none() ? ce_step_analysis(p[0]).default_step : step.cast<double>();
+            py::gil_scoped_release nogil;
+            return Batch(std::move(p), num_vehicles, std::move(t), o);
+          }),
+          py::arg("num_vehicles") = 1, py::arg("model") = "strut", py::arg("params") = py::none(),
+          py::arg("terrain") = py::none(), py::arg("backend") = "auto", py::arg("precision") = "fp64",
+          py::arg("step") = py::none(), py::arg("substeps") = 1, py::arg("requery_contact") = true,
+          py::arg("cpu_threads") = 0, py::arg("cpu_simd") = true,
+          "params: None (the HMMWV preset of the model), a VehicleParams / CeParams, a list of them (1 or "
+          "num_vehicles), or a dict {name: number or array of num_vehicles} of overrides on the preset. terrain: None "
+          "(flat) or a dict {'type': 'flat'|'plane'|'hill'|'heightfield', ...}. step: None = the model's default step.");
+  cls.def_static(
+      "from_scenario",
+      [](const std::string& path) {
+#ifdef FLEETDYN_PY_HAVE_SCENARIOS
+        py::gil_scoped_release nogil;
+        return scenario_batch(load_scenario(path));
+#else
+        (void)path;
+        throw Error("Batch.from_scenario: this fleetdyn module was built without the scenario reader (fleetdyn_host: "
+                    "yaml-cpp, nlohmann-json, CLI11; configure with -DFLEETDYN_BUILD_CLI=ON)");
+#endif
+      },
+      py::arg("path"),
+      "The batch a scenario file describes (model, vehicles, parameters, terrain, options, initial condition, "
+      "driver); step it scenario_info(path)['steps'] times to run the scenario");
+
+  cls.def_property_readonly("num_vehicles", &Batch::vehicle_count)
+      .def_property_readonly("model", [](const Batch& b) { return model_name(b.model()); })
+      .def_property_readonly("backend", [](const Batch& b) { return backend_name(b.backend()); })
+      .def_property_readonly("precision", [](const Batch& b) { return precision_name(b.precision()); })
+      .def_property_readonly("device_name", &Batch::device_name)
+      .def_property_readonly("state_size", &Batch::state_size)
+      .def_property_readonly("step_size", [](const Batch& b) { return b.options().step; }, "[s] the RK4 step")
+      .def("params", &Batch::params, py::arg("vehicle"),
+           "strut: the vehicle's parameters (a copy); ce: the tire/driveline/brakes it shares")
+      .def("ce_params", &Batch::ce_params, py::arg("vehicle"), "ce only: the vehicle's parameters (a copy)");
+
+  cls.def(
+      "set_initial_conditions",
+      [](Batch& b, const py::object& x, const py::object& y, const py::object& yaw, const py::object& speed) {
+        const int n = b.vehicle_count();
+        auto xs = scalar_or_array(x, n, "x"), ys = scalar_or_array(y, n, "y"), yaws = scalar_or_array(yaw, n, "yaw"),
+             speeds = scalar_or_array(speed, n, "speed");
+        const size_t count = std::max({xs.size(), ys.size(), yaws.size(), speeds.size()});
+        std::vector<InitialCondition> ic(count);
+        auto at = [](const std::vector<double>& v, size_t i) { return v[v.size() == 1 ? 0 : i]; };
+        for (size_t i = 0; i < count; ++i) ic[i] = {at(xs, i), at(ys, i), at(yaws, i), at(speeds, i)};
+        py::gil_scoped_release nogil;
+        b.set_initial_conditions(ic);
+      },
+      py::arg("x") = 0.0, py::arg("y") = 0.0, py::arg("yaw") = 0.0, py::arg("speed") = 0.0,
+      "Place every vehicle at rest on the terrain at (x, y) heading yaw [rad] rolling at speed [m/s]; resets "
+      "time, status and metrics");
+  cls.def(
+      "set_inputs",
+      [](Batch& b, const py::object& steer, const py::object& throttle, const py::object& brake) {
+        const int n = b.vehicle_count();
+        auto s = scalar_or_array(steer, n, "steer"), t = scalar_or_array(throttle, n, "throttle"),
+             k = scalar_or_array(brake, n, "brake");
+        const size_t count = std::max({s.size(), t.size(), k.size()});
+        std::vector<DriverInput<double>> in(count);
+        auto at = [](const std::vector<double>& v, size_t i) { return v[v.size() == 1 ? 0 : i]; };
+        for (size_t i = 0; i < count; ++i) in[i] = {at(s, i), at(t, i), at(k, i)};
+        b.set_inputs(in);
+      },
+      py::arg("steer") = 0.0, py::arg("throttle") = 0.0, py::arg("brake") = 0.0,
+      "Held inputs (steer [-1, 1], throttle and brake [0, 1]), a number or one per vehicle");
+  cls.def(
+      "set_maneuvers",
+      [](Batch& b, const py::object& tables, const py::object& vehicle_table) {
+        std::vector<py::object> list;
+        auto single = py::array::ensure(tables);
+        if (single && single.ndim() == 2) {
+          list.push_back(tables);
+        } else {
+          for (auto t : tables) list.push_back(py::reinterpret_borrow<py::object>(t));
+        }
+        std::vector<Maneuver> ms;
+        for (const auto& t : list) {
+          auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(t);
+          if (!a || a.ndim() != 2 || a.shape(1) != 4) throw py::value_error("maneuver: expected arrays [rows][4] of time, steer, throttle, brake");
+          Maneuver mv;
+          for (py::ssize_t i = 0; i < a.shape(0); ++i) mv.push_back({a.at(i, 0), a.at(i, 1), a.at(i, 2), a.at(i, 3)});
+          ms.push_back(std::move(mv));
+        }
+        std::vector<int> vt = vehicle_table.is_none() ? std::vector<int>{} : vehicle_table.cast<std::vector<int>>();
+        b.set_maneuvers(ms, vt);
+      },
+      py::arg("tables"), py::arg("vehicle_table") = py::none(),
+      "Open-loop time tables: one array [rows][4] (time, steer, throttle, brake; linear between rows) or a "
+      "list of them, vehicle v following tables[vehicle_table[v]]");
+  cls.def(
+      "set_path_driver",
+      [](Batch& b, const py::object& paths, const py::object& vehicle_path, bool closed, const std::string& tracker,
+         const py::dict& settings) {
+        std::vector<Path> ps;
+        auto single = py::array::ensure(paths);
+        if (single && single.ndim() == 2) {
+          ps.push_back(path_from(paths, closed));
+        } else {
+          for (auto p : paths) ps.push_back(path_from(p, closed));
+        }
+        PathDriverSettings s;
+        if (tracker == "pure_pursuit") {
+          s.tracker = PathTracker::PurePursuit;
+        } else if (tracker == "stanley") {
+          s.tracker = PathTracker::Stanley;
+        } else {
+          throw py::value_error("tracker: unknown '" + tracker + "' (known: pure_pursuit, stanley)");
+        }
+        for (auto item : settings) {
+          const auto key = item.first.cast<std::string>();
+          const double v = item.second.cast<double>();
+          if (key == "lookahead_base") s.lookahead_base = v;
+          else if (key == "lookahead_gain") s.lookahead_gain = v;
+          else if (key == "stanley_gain") s.stanley_gain = v;
+          else if (key == "stanley_softening") s.stanley_softening = v;
+          else if (key == "max_steer_rate") s.max_steer_rate = v;
+          else if (key == "speed_kp") s.speed_kp = v;
+          else if (key == "speed_ki") s.speed_ki = v;
+          else
+            throw py::value_error("path driver: unknown setting '" + key +
+                                  "' (known: lookahead_base, lookahead_gain, stanley_gain, stanley_softening, "
+                                  "max_steer_rate, speed_kp, speed_ki)");
+        }
+        std::vector<int> vp = vehicle_path.is_none() ? std::vector<int>{} : vehicle_path.cast<std::vector<int>>();
+        b.set_path_driver(ps, vp, {s});
+      },
+      py::arg("paths"), py::arg("vehicle_path") = py::none(), py::kw_only(), py::arg("closed") = false,
+      py::arg("tracker") = "pure_pursuit", py::arg("settings") = py::dict(),
+      "Closed-loop path following: paths are arrays [points][3] of x, y, target speed (one or a list)");
+
+  cls.def(
+         "step",
+         [](Batch& b, int n) {
+           py::gil_scoped_release nogil;
+           b.step(n);
+         },
+         py::arg("n") = 1, "Advance every running vehicle by n steps (asynchronous on CUDA)")
+      .def("synchronize", &Batch::synchronize, py::call_guard<py::gil_scoped_release>())
+      .def("snapshots", &snapshots_dict,
+           "World-frame state as a dict of arrays: time, status, position [N][3], euler [N][3] (roll, pitch, yaw), "
+           "velocity [N][3], omega_body [N][3], wheel_spin [N][4]")
+      .def("state", [](Batch& b) { return rows_array(b.state(), b.vehicle_count()); },
+           "Raw state [state_size][N] (positions local to each vehicle's origin)")
+      .def("origins", [](Batch& b) { return rows_array(b.origins(), b.vehicle_count()); }, "[2][N]")
+      .def(
+          "metrics",
+          [](Batch& b) {
+            const auto v = b.metrics();
+            const auto n = b.vehicle_count();
+            py::dict d;
+            for (size_t k = 0; k < metric_names().size(); ++k) d[py::str(metric_names()[k])] = copy_array(v.data() + k * n, {n});
+            return d;
+          },
+          "{metric name: array [N]} (fleetdyn.METRIC_NAMES)")
+      .def("status",
+           [](Batch& b) {
+             const auto s = b.status();
+             return copy_array(s.data(), {static_cast<py::ssize_t>(s.size())});
+           })
+      .def("driver_state", [](Batch& b) { return rows_array(b.driver_state(), b.vehicle_count()); })
+      .def("time", &Batch::time, py::arg("vehicle"))
+      .def("mechanical_energy", &Batch::mechanical_energy, py::arg("vehicle"))
+      .def(
+          "set_vehicle_state",
+          [](Batch& b, int vehicle, const py::array_t<double, py::array::c_style | py::array::forcecast>& state) {
+            b.set_vehicle_state(vehicle, std::vector<double>(state.data(), state.data() + state.size()));
+          },
+          py::arg("vehicle"), py::arg("state"));
+
+  m.def("metric_names", []() { return metric_names(); });
+  m.def(
+      "circle_path",
+      [](double radius, double speed, int points, double x, double y, double yaw, bool left) {
+        return path_array(circle_path(radius, speed, points, x, y, yaw, left));
+      },
+      py::arg("radius"), py::arg("speed"), py::arg("points") = 720, py::arg("x") = 0.0, py::arg("y") = 0.0,
+      py::arg("yaw") = 0.0, py::arg("left") = true, "A closed circle path [points][3] (pass closed=True)");
+  m.def("scenario_info", [](const std::string& path) {
+#ifdef FLEETDYN_PY_HAVE_SCENARIOS
+    const Scenario s = load_scenario(path);
+    py::dict d;
+    d["name"] = s.name;
+    d["model"] = s.model;
+    d["vehicles"] = s.vehicles;
+    d["duration"] = s.duration;
+    d["step"] = s.step;
+    d["steps"] = scenario_step_count(s);
+    d["warnings"] = s.warnings;
+    return d;
+#else
+    (void)path;
+    throw Error("scenario_info: this fleetdyn module was built without the scenario reader (fleetdyn_host)");
+#endif
+  });
+}
+
+}  // namespace py_bindings
+}  // namespace fleetdyn

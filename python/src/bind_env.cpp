@@ -1,0 +1,552 @@
+// fleetdyn._fleetdyn.VectorEnvCore: the C++ vector environment (include/fleetdyn/vector_env.h)
+// with its buffers as zero-copy BufferViews and actions from numpy or, on CUDA, from DLPack
+// device tensors. The Gymnasium-style class fleetdyn.VectorEnv (python/fleetdyn/_vector_env.py)
+// wraps it.
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "buffer_view.h"
+#include "common.h"
+#include "fleetdyn/error.h"
+#include "fleetdyn/physics/env/env_config.h"
+#include "fleetdyn/vector_env.h"
+#include "fleetdyn/vehicle.h"
+
+#ifdef FLEETDYN_HAS_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace fleetdyn {
+namespace py_bindings {
+namespace {
+
+// ---- configuration from keywords ----------------------------------------------------------------
+
+using Setter = std::function<void(VectorEnvConfig&, const py::handle&)>;
+using Getter = std::function<py::object(const VectorEnvConfig&)>;
+struct ConfigField {
+  Setter set;
+  Getter get;
+};
+
+std::string char_to_string(char c) { return std::string(1, c); }
+
+VehicleParams<double> vehicle_from(const py::handle& value) {
+  if (py::isinstance<VehicleParams<double>>(value)) {
+    auto p = value.cast<VehicleParams<double>>();
+    finalize_vehicle_params(p);
+    return p;
+  }
+  if (py::isinstance<py::dict>(value)) {
+    auto p = hmmwv_params();
+    for (auto item : value.cast<py::dict>()) {
+      const auto name = item.first.cast<std::string>();
+      double* ptr = vehicle_param_ptr(p, name);
+      if (!ptr) throw py::key_error("vehicle: unknown parameter '" + name + "' (fleetdyn.vehicle_param_fields() lists the names)");
+      *ptr = item.second.cast<double>();
+    }
+    finalize_vehicle_params(p);
+    return p;
+  }
+  throw py::type_error("vehicle: expected a fleetdyn.VehicleParams or a dict {name: value} of overrides on the HMMWV");
+}
+
+ParamRandomization randomization_from(const py::handle& item) {
+  ParamRandomization r;
+  if (py::isinstance<py::dict>(item)) {
+    auto d = item.cast<py::dict>();
+    for (auto kv : d) {
+      const auto key = kv.first.cast<std::string>();
+      if (key == "name") r.name = kv.second.cast<std::string>();
+      else if (key == "lo") r.lo = kv.second.cast<double>();
+      else if (key == "hi") r.hi = kv.second.cast<double>();
+      else if (key == "relative") r.relative = kv.second.cast<bool>();
+      else throw py::value_error("randomize: unknown key '" + key + "' (known: name, lo, hi, relative)");
+    }
+    if (r.name.empty()) throw py::value_error("randomize: each entry needs a 'name'");
+    return r;
+  }
+  auto t = item.cast<py::tuple>();
+  if (t.size() < 3 || t.size() > 4) throw py::value_error("randomize: expected (name, lo, hi[, relative]) or a dict");
+  r.name = t[0].cast<std::string>();
+  r.lo = t[1].cast<double>();
+  r.hi = t[2].cast<double>();
+  if (t.size() == 4) r.relative = t[3].cast<bool>();
+  return r;
+}
+
+const std::map<std::string, ConfigField>& config_fields() {
+  static const std::map<std::string, ConfigField> fields = [] {
+    std::map<std::string, ConfigField> f;
+#define FLEETDYN_PY_NUMBER(name, type)                                                                   \
+  f[#name] = {[](VectorEnvConfig& c, const py::handle& v) { c.name = v.cast<type>(); },                 \
+              [](const VectorEnvConfig& c) { return py::object(py::cast(c.name)); }};
+    FLEETDYN_PY_NUMBER(num_envs, int)
+    FLEETDYN_PY_NUMBER(cpu_threads, int)
+    FLEETDYN_PY_NUMBER(cpu_simd, bool)
+    FLEETDYN_PY_NUMBER(seed, uint64_t)
+    FLEETDYN_PY_NUMBER(physics_step, double)
+    FLEETDYN_PY_NUMBER(decimation, int)
+    FLEETDYN_PY_NUMBER(time_limit, double)
+    FLEETDYN_PY_NUMBER(steer_rate, double)
+    FLEETDYN_PY_NUMBER(throttle_rate, double)
+    FLEETDYN_PY_NUMBER(brake_rate, double)
+    FLEETDYN_PY_NUMBER(lookahead_points, int)
+    FLEETDYN_PY_NUMBER(lookahead_spacing, double)
+    FLEETDYN_PY_NUMBER(track_points, int)
+    FLEETDYN_PY_NUMBER(track_spacing, double)
+    FLEETDYN_PY_NUMBER(track_max_curvature, double)
+    FLEETDYN_PY_NUMBER(track_wavelength_min, double)
+    FLEETDYN_PY_NUMBER(track_wavelength_max, double)
+    FLEETDYN_PY_NUMBER(track_straight, double)
+    FLEETDYN_PY_NUMBER(road_half_width, double)
+    FLEETDYN_PY_NUMBER(speed_min, double)
+    FLEETDYN_PY_NUMBER(speed_max, double)
+    FLEETDYN_PY_NUMBER(lateral_offset_max, double)
+    FLEETDYN_PY_NUMBER(heading_offset_max, double)
+    FLEETDYN_PY_NUMBER(target_speed_min, double)
+    FLEETDYN_PY_NUMBER(target_speed_max, double)
+    FLEETDYN_PY_NUMBER(rollover_angle, double)
+    FLEETDYN_PY_NUMBER(rollover_lift_time, double)
+    FLEETDYN_PY_NUMBER(w_progress, double)
+    FLEETDYN_PY_NUMBER(w_lateral, double)
+    FLEETDYN_PY_NUMBER(w_heading, double)
+    FLEETDYN_PY_NUMBER(w_speed, double)
+    FLEETDYN_PY_NUMBER(w_steer_change, double)
+    FLEETDYN_PY_NUMBER(w_pedal_change, double)
+    FLEETDYN_PY_NUMBER(w_crash, double)
+    FLEETDYN_PY_NUMBER(use_default_randomization, bool)
+#undef FLEETDYN_PY_NUMBER
+    f["model"] = {[](VectorEnvConfig& c, const py::handle& v) { c.model = parse_model(v.cast<std::string>()); },
+                  [](const VectorEnvConfig& c) { return py::object(py::str(model_name(c.model))); }};
+    f["task"] = {[](VectorEnvConfig& c, const py::handle& v) { c.task = env_task_from_name(v.cast<std::string>()); },
+                 [](const VectorEnvConfig& c) { return py::object(py::str(env_task_name(c.task))); }};
+    f["backend"] = {[](VectorEnvConfig& c, const py::handle& v) { c.backend = parse_backend(v.cast<std::string>()); },
+                    [](const VectorEnvConfig& c) { return py::object(py::str(backend_name(c.backend))); }};
+    f["precision"] = {[](VectorEnvConfig& c, const py::handle& v) { c.precision = parse_precision(v.cast<std::string>()); },
+                      [](const VectorEnvConfig& c) { return py::object(py::str(precision_name(c.precision))); }};
+    f["vehicle"] = {[](VectorEnvConfig& c, const py::handle& v) { c.vehicle = vehicle_from(v); },
+                    [](const VectorEnvConfig& c) { return py::cast(c.vehicle); }};
+    f["observations"] = {[](VectorEnvConfig& c, const py::handle& v) { c.observations = v.cast<std::vector<std::string>>(); },
+                         [](const VectorEnvConfig& c) { return py::object(py::cast(c.observations)); }};
+    f["randomize"] = {[](VectorEnvConfig& c, const py::handle& v) {
+                        c.randomize.clear();
+                        for (auto item : v) c.randomize.push_back(randomization_from(item));
+                      },
+                      [](const VectorEnvConfig& c) {
+                        py::list l;
+                        for (const auto& r : c.randomize) {
+                          py::dict d;
+                          d["name"] = r.name;
+                          d["lo"] = r.lo;
+                          d["hi"] = r.hi;
+                          d["relative"] = r.relative;
+                          l.append(d);
+                        }
+                        return py::object(l);
+                      }};
+    f["road"] = {[](VectorEnvConfig& c, const py::handle& v) {
+                   for (auto kv : v.cast<py::dict>()) {
+                     const auto key = kv.first.cast<std::string>();
+                     auto& r = c.road;
+                     if (key == "road_class") {
+                       const auto s = kv.second.cast<std::string>();
+                       if (s.size() != 1) throw py::value_error("road.road_class: expected one letter 'A' .. 'H'");
+                       r.road_class = s[0];
+                     } else if (key == "length") r.length = kv.second.cast<double>();
+                     else if (key == "width") r.width = kv.second.cast<double>();
+                     else if (key == "spacing_x") r.spacing_x = kv.second.cast<double>();
+                     else if (key == "spacing_y") r.spacing_y = kv.second.cast<double>();
+                     else if (key == "n_min") r.n_min = kv.second.cast<double>();
+                     else if (key == "n_max") r.n_max = kv.second.cast<double>();
+                     else if (key == "max_lateral_angle") r.max_lateral_angle = kv.second.cast<double>();
+                     else if (key == "seed") r.seed = kv.second.cast<uint64_t>();
+                     else
+                       throw py::value_error("road: unknown key '" + key +
+                                             "' (known: road_class, length, width, spacing_x, spacing_y, n_min, n_max, "
+                                             "max_lateral_angle, seed)");
+                   }
+                 },
+                 [](const VectorEnvConfig& c) {
+                   py::dict d;
+                   d["road_class"] = char_to_string(c.road.road_class);
+                   d["length"] = c.road.length;
+                   d["width"] = c.road.width;
+                   d["spacing_x"] = c.road.spacing_x;
+                   d["spacing_y"] = c.road.spacing_y;
+                   d["n_min"] = c.road.n_min;
+                   d["n_max"] = c.road.n_max;
+                   d["max_lateral_angle"] = c.road.max_lateral_angle;
+                   d["seed"] = c.road.seed;
+                   return py::object(d);
+                 }};
+    return f;
+  }();
+  return fields;
+}
+
+std::string known_config_names() {
+  std::string s;
+  for (const auto& kv : config_fields()) s += (s.empty() ? "" : ", ") + kv.first;
+  return s;
+}
+
+VectorEnvConfig config_from(const py::dict& kwargs) {
+  VectorEnvConfig c;
+  for (auto item : kwargs) {
+    const auto key = item.first.cast<std::string>();
+    auto it = config_fields().find(key);
+    if (it == config_fields().end()) {
+      throw py::type_error("VectorEnv: unknown keyword '" + key + "' (known: " + known_config_names() + ")");
+    }
+    try {
+      it->second.set(c, item.second);
+    } catch (py::cast_error&) {
+      throw py::type_error("VectorEnv: " + key + ": cannot use a " +
+                           py::str(py::type::of(item.second).attr("__name__")).cast<std::string>() + " here");
+    }
+  }
+  return c;
+}
+
+py::dict config_dict(const VectorEnvConfig& c) {
+  py::dict d;
+  for (const auto& kv : config_fields()) d[py::str(kv.first)] = kv.second.get(c);
+  return d;
+}
+
+// ---- the core ----------------------------------------------------------------------------------------
+
+#ifdef FLEETDYN_HAS_CUDA
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("fleetdyn: ") + what + ": " + cudaGetErrorString(e));
+}
+#endif
+
+class VectorEnvCore {
+ public:
+  explicit VectorEnvCore(const VectorEnvConfig& config) : env_(std::make_unique<VectorEnv>(config)) {
+    if (env_->buffer_space() == MemorySpace::Device) {
+#ifdef FLEETDYN_HAS_CUDA
+      device_type_ = dlpack::kDLCUDA;
+      cudaPointerAttributes attr{};
+      cuda_check(cudaPointerGetAttributes(&attr, env_->observations()), "cudaPointerGetAttributes");
+      device_id_ = attr.device;
+      cuda_check(cudaEventCreateWithFlags(&action_event_, cudaEventDisableTiming), "cudaEventCreate");
+#else
+      throw Error("fleetdyn module: the env's buffers are in device memory but the module was built without CUDA");
+#endif
+    }
+  }
+  ~VectorEnvCore() {
+    close();
+#ifdef FLEETDYN_HAS_CUDA
+    if (action_event_) cudaEventDestroy(action_event_);
+#endif
+  }
+  VectorEnvCore(const VectorEnvCore&) = delete;
+  VectorEnvCore& operator=(const VectorEnvCore&) = delete;
+
+  VectorEnv& env() {
+    if (closed_) throw Error("VectorEnv: the env is closed");
+    return *env_;
+  }
+  bool on_device() const { return device_type_ == dlpack::kDLCUDA; }
+  int32_t device_type() const { return device_type_; }
+  int32_t device_id() const { return device_id_; }
+
+  // Ends the env's use; its buffers live on while views of them do (each view holds this core),
+  // and go with the core.
+  void close() {
+    retire_action();
+    closed_ = true;
+  }
+  bool closed() const { return closed_; }
+
+  void reset(const py::object& seed, const py::object& mask) {
+    VectorEnv& e = env();
+    std::vector<uint8_t> m;
+    if (!mask.is_none()) {
+      auto a = py::array::ensure(mask);
+      if (!a || a.ndim() != 1 || a.shape(0) != e.num_envs()) {
+        throw py::value_error("reset_mask: expected a 1-d array of num_envs (" + std::to_string(e.num_envs()) + ") booleans");
+      }
+      const char kind = a.dtype().kind();
+      if (kind != 'b' && kind != 'i' && kind != 'u') {
+        throw py::type_error("reset_mask: expected booleans, got dtype " + py::str(a.dtype()).cast<std::string>());
+      }
+      auto b = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>::ensure(a.attr("astype")("bool").attr("view")("uint8"));
+      m.assign(b.data(), b.data() + b.size());
+    }
+    const uint8_t* mp = mask.is_none() ? nullptr : m.data();
+    const bool seeded = !seed.is_none();
+    const uint64_t s = seeded ? seed.cast<uint64_t>() : 0;
+    py::gil_scoped_release nogil;
+    if (seeded) {
+      e.reset_with_seed(s, mp);
+    } else {
+      e.reset(mp);
+    }
+  }
+
+  void step(const py::object& actions) {
+    VectorEnv& e = env();
+    if (py::hasattr(actions, "__dlpack_device__") && !py::isinstance<py::array>(actions)) {
+      auto dev = actions.attr("__dlpack_device__")().cast<std::pair<int, int>>();
+      if (dev.first == dlpack::kDLCUDA || dev.first == dlpack::kDLCUDAManaged) {
+        step_device(actions, dev.second);
+        return;
+      }
+    }
+    py::array a = py::array::ensure(actions);
+    if (!a) throw py::type_error("actions: expected an array of shape (num_envs, 3)");
+    const char kind = a.dtype().kind();
+    if (kind != 'f') {
+      throw py::type_error("actions: expected floating-point values (float32), got dtype " + py::str(a.dtype()).cast<std::string>());
+    }
+    check_shape(a.ndim(), a.ndim() >= 1 ? a.shape(0) : 0, a.ndim() >= 2 ? a.shape(1) : 0,
+                [&] {
+                  std::string s = "(";
+                  for (py::ssize_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.shape(d));
+                  return s + (a.ndim() == 1 ? ",)" : ")");
+                });
+    auto f = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a);
+    py::gil_scoped_release nogil;
+    e.step(f.data(), MemorySpace::Host);
+  }
+
+  BufferView view(const void* data, std::vector<int64_t> shape, ElementType type, const py::object& self) const {
+    BufferView v;
+    v.owner = self;
+    v.data = data;
+    v.shape = std::move(shape);
+    v.type = type;
+    v.device_type = device_type_;
+    v.device_id = device_id_;
+    v.stream = env_->stream();
+    return v;
+  }
+
+ private:
+  template <class ShapeFn>
+  void check_shape(py::ssize_t ndim, int64_t rows, int64_t cols, ShapeFn shape) {
+    const int n = env_->num_envs();
+    if (ndim != 2 || rows != n || cols != VectorEnv::kActionSize) {
+      throw py::value_error("actions: expected shape (" + std::to_string(n) + ", 3) (num_envs, [steer, throttle, brake]), got " +
+                            shape());
+    }
+  }
+
+  void step_device(const py::object& actions, int device_id) {
+#ifdef FLEETDYN_HAS_CUDA
+    if (!on_device()) {
+      throw py::value_error("actions: a CUDA tensor was passed to an env on the CPU backend; pass a host (numpy) array");
+    }
+    if (device_id != device_id_) {
+      throw py::value_error("actions: the tensor is on cuda:" + std::to_string(device_id) + ", the env on cuda:" +
+                            std::to_string(device_id_));
+    }
+    // The producer orders its work before the env's stream (1: the legacy default stream).
+    void* stream = env_->stream();
+    py::object stream_arg = py::int_(stream ? reinterpret_cast<uintptr_t>(stream) : uintptr_t(1));
+    ImportedTensor t = ImportedTensor::from_object(actions, stream_arg);
+    const dlpack::DLTensor& d = t.tensor();
+    if (d.dtype.code != dlpack::kDLFloat || d.dtype.bits != 32 || d.dtype.lanes != 1) {
+      throw py::type_error("actions: expected float32 values, got " + describe_dlpack(d));
+    }
+    check_shape(d.ndim, d.ndim >= 1 ? d.shape[0] : 0, d.ndim >= 2 ? d.shape[1] : 0, [&] { return describe_dlpack(d); });
+    if (d.strides && !((d.shape[1] == 1 || d.strides[1] == 1) && (d.shape[0] == 1 || d.strides[0] == d.shape[1]))) {
+      throw py::value_error("actions: expected a contiguous row-major tensor (call .contiguous()), got strides (" +
+                            std::to_string(d.strides[0]) + ", " + std::to_string(d.strides[1]) + ")");
+    }
+    const float* data = reinterpret_cast<const float*>(static_cast<const char*>(d.data) + d.byte_offset);
+    {
+      py::gil_scoped_release nogil;
+      env_->step(data, MemorySpace::Device);
+    }
+    // Keep the tensor until the env's stream has read it: released after the next step was
+    // enqueued, once this one's event has completed.
+    retire_action();
+    cuda_check(cudaEventRecord(action_event_, static_cast<cudaStream_t>(stream)), "cudaEventRecord");
+    pending_action_ = std::move(t);
+#else
+    (void)actions;
+    (void)device_id;
+    throw py::value_error("actions: a CUDA tensor was passed to a fleetdyn module built without CUDA; pass a host (numpy) array");
+#endif
+  }
+
+  void retire_action() {
+#ifdef FLEETDYN_HAS_CUDA
+    if (pending_action_.valid()) {
+      if (action_event_) {
+        py::gil_scoped_release nogil;
+        cudaEventSynchronize(action_event_);
+      }
+      pending_action_.release();
+    }
+#endif
+  }
+
+  std::unique_ptr<VectorEnv> env_;
+  bool closed_ = false;
+  int32_t device_type_ = dlpack::kDLCPU;
+  int32_t device_id_ = 0;
+#ifdef FLEETDYN_HAS_CUDA
+  cudaEvent_t action_event_ = nullptr;
+  ImportedTensor pending_action_;
+#endif
+};
+
+const std::vector<std::string>& end_reason_names() {
+  static const std::vector<std::string> names = {"running", "rollover", "off_road", "diverged", "time_limit", "track_end"};
+  return names;
+}
+
+}  // namespace
+
+void bind_env(py::module_& m) {
+  static_assert(env::kRunning == 0 && env::kRollover == 1 && env::kOffRoad == 2 && env::kDiverged == 3 &&
+                    env::kTimeLimit == 4 && env::kTrackEnd == 5,
+                "END_REASON_NAMES follow physics/env/env_config.h EndReason");
+  m.attr("END_REASON_NAMES") = py::tuple(py::cast(end_reason_names()));
+  m.def("vector_env_config_defaults", []() { return config_dict(VectorEnvConfig{}); },
+        "Every VectorEnv keyword with its default (include/fleetdyn/vector_env.h documents each)");
+  m.def("observation_features", []() {
+    py::list l;
+    for (const auto& f : observation_features()) {
+      py::dict d;
+      d["name"] = f.name;
+      d["width"] = f.width;
+      d["doc"] = f.doc;
+      l.append(d);
+    }
+    return l;
+  });
+  m.def(
+      "default_observations",
+      [](const std::string& task) { return default_observations(env_task_from_name(task)); }, py::arg("task"));
+
+  using Core = VectorEnvCore;
+  py::class_<Core>(m, "VectorEnvCore", "The C++ vector environment; use fleetdyn.VectorEnv")
+      .def(py::init([](const py::dict& kwargs) {
+             VectorEnvConfig c = config_from(kwargs);
+             py::gil_scoped_release nogil;
+             return std::make_unique<Core>(c);
+           }),
+           py::arg("config"))
+      .def_property_readonly("num_envs", [](Core& c) { return c.env().num_envs(); })
+      .def_property_readonly("observation_size", [](Core& c) { return c.env().observation_size(); })
+      .def_property_readonly("observation_names", [](Core& c) { return c.env().observation_names(); })
+      .def_property_readonly("action_size", [](Core&) { return VectorEnv::kActionSize; })
+      .def_property_readonly("action_low", [](Core&) { return VectorEnv::action_low(); })
+      .def_property_readonly("action_high", [](Core&) { return VectorEnv::action_high(); })
+      .def_property_readonly("backend", [](Core& c) { return backend_name(c.env().backend()); })
+      .def_property_readonly("device_name", [](Core& c) { return c.env().device_name(); })
+      .def_property_readonly("max_episode_steps", [](Core& c) { return c.env().max_episode_steps(); })
+      .def_property_readonly("on_device", &Core::on_device)
+      .def_property_readonly("dlpack_device", [](Core& c) { return py::make_tuple(c.device_type(), c.device_id()); })
+      .def_property_readonly("stream", [](Core& c) { return reinterpret_cast<uintptr_t>(c.env().stream()); },
+                             "the env's cudaStream_t as an integer (0: none / the default stream)")
+      .def_property_readonly("config", [](Core& c) { return config_dict(c.env().config()); }, "the resolved configuration")
+      .def_property_readonly("closed", &Core::closed)
+      .def("reset", &Core::reset, py::arg("seed") = py::none(), py::arg("mask") = py::none())
+      .def("step", &Core::step, py::arg("actions"))
+      .def("synchronize", [](Core& c) { c.env().synchronize(); }, py::call_guard<py::gil_scoped_release>())
+      .def("close", &Core::close)
+      // Zero-copy views of the buffers (overwritten by the next step / reset).
+      .def("observations",
+           [](py::object self) {
+             Core& c = self.cast<Core&>();
+             VectorEnv& e = c.env();
+             return c.view(e.observations(), {e.num_envs(), e.observation_size()}, ElementType::Float32, self);
+           })
+      .def("rewards",
+           [](py::object self) {
+             Core& c = self.cast<Core&>();
+             return c.view(c.env().rewards(), {c.env().num_envs()}, ElementType::Float32, self);
+           })
+      .def("terminated",
+           [](py::object self) {
+             Core& c = self.cast<Core&>();
+             return c.view(c.env().terminated(), {c.env().num_envs()}, ElementType::Bool8, self);
+           })
+      .def("truncated",
+           [](py::object self) {
+             Core& c = self.cast<Core&>();
+             return c.view(c.env().truncated(), {c.env().num_envs()}, ElementType::Bool8, self);
+           })
+      .def("final_observations",
+           [](py::object self) {
+             Core& c = self.cast<Core&>();
+             VectorEnv& e = c.env();
+             return c.view(e.final_observations(), {e.num_envs(), e.observation_size()}, ElementType::Float32, self);
+           })
+      .def("has_final",
+           [](py::object self) {
+             Core& c = self.cast<Core&>();
+             return c.view(c.env().has_final(), {c.env().num_envs()}, ElementType::Bool8, self);
+           })
+      .def("final_returns",
+           [](py::object self) {
+             Core& c = self.cast<Core&>();
+             return c.view(c.env().final_returns(), {c.env().num_envs()}, ElementType::Float32, self);
+           })
+      .def("final_lengths",
+           [](py::object self) {
+             Core& c = self.cast<Core&>();
+             return c.view(c.env().final_lengths(), {c.env().num_envs()}, ElementType::Int32, self);
+           })
+      .def("end_reasons",
+           [](py::object self) {
+             Core& c = self.cast<Core&>();
+             return c.view(c.env().end_reasons(), {c.env().num_envs()}, ElementType::Int32, self);
+           })
+      // Parameters.
+      .def(
+          "set_base_param",
+          [](Core& c, const std::string& name, const py::object& values) {
+            c.env().set_base_param(name, scalar_or_array(values, c.env().num_envs(), name.c_str()));
+          },
+          py::arg("name"), py::arg("values"))
+      .def(
+          "set_base_params",
+          [](Core& c, const py::object& params) {
+            std::vector<VehicleParams<double>> ps;
+            if (py::isinstance<VehicleParams<double>>(params)) {
+              ps.push_back(params.cast<VehicleParams<double>>());
+            } else {
+              for (auto p : params) ps.push_back(p.cast<VehicleParams<double>>());
+            }
+            for (auto& p : ps) finalize_vehicle_params(p);
+            c.env().set_base_params(ps);
+          },
+          py::arg("params"))
+      .def(
+          "episode_param",
+          [](Core& c, const std::string& name) {
+            std::vector<double> v;
+            {
+              py::gil_scoped_release nogil;
+              v = c.env().episode_param(name);
+            }
+            return copy_array(v.data(), {static_cast<py::ssize_t>(v.size())});
+          },
+          py::arg("name"))
+      .def("read_state",
+           [](Core& c) {
+             const auto v = c.env().read_state();
+             const py::ssize_t n = c.env().num_envs();
+             return copy_array(v.data(), {static_cast<py::ssize_t>(v.size()) / n, n});
+           })
+      .def("read_origins", [](Core& c) {
+        const auto v = c.env().read_origins();
+        const py::ssize_t n = c.env().num_envs();
+        return copy_array(v.data(), {static_cast<py::ssize_t>(v.size()) / n, n});
+      });
+}
+
+}  // namespace py_bindings
+}  // namespace fleetdyn
