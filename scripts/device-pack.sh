@@ -2,7 +2,7 @@
 # Build the programs a GPU session runs on the lent device machine (which has nvcc but none of the
 # Debian libraries): compiled here for sm_90 (H100/H200), then packed with the shared libraries
 # they need by ../shared/tools/device-pack into .device/ (git-ignored). On the device machine,
-# with `.device` in the run's carry:   scripts/gpu-check.sh
+# with `.device` in the run's carry:   scripts/gpu-check.sh   (and scripts/gpu-python.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pack_tool=${DEVICE_PACK:-../shared/tools/device-pack}
@@ -13,4 +13,11 @@ cmake --build build-device -j "$(nproc 2>/dev/null || echo 2)"
 "$pack_tool" .device build-device/fleetdyn build-device/bench/fleetdyn_bench \
   build-device/tests/test_backend_parity build-device/tests/test_strut_static build-device/tests/test_strut_dynamics \
   build-device/tests/test_strut_energy build-device/tests/test_strut_integrator \
-  build-device/tests/test_ce_batch build-device/tests/test_ce_dynamics
+  build-device/tests/test_ce_batch build-device/tests/test_ce_dynamics \
+  build-device/tests/test_vector_env build-device/bench/fleetdyn_bench_env
+# The Python module is built on the device machine itself (scripts/gpu-python.sh); the core
+# library needs Eigen's headers there. Eigen's CMake package is relocatable: carried as is.
+eigen_prefix=$(dirname "$(dirname "$(dirname "$(find /usr/share /usr/lib -name Eigen3Config.cmake -print -quit)")")")
+rm -rf .device/eigen && mkdir -p .device/eigen/include .device/eigen/share
+cp -r "$eigen_prefix/include/eigen3" .device/eigen/include/
+cp -r "$eigen_prefix/share/eigen3" .device/eigen/share/

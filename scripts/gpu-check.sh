@@ -12,6 +12,7 @@ run() { echo "== $*"; .device/run "$@"; echo "== exit $?"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 | tee "$out/gpu.txt"
 run test_backend_parity --gtest_output=json:"$out/test_backend_parity.json" 2>&1 | tail -25
 run test_ce_batch --gtest_output=json:"$out/test_ce_batch.json" 2>&1 | tail -25
+run test_vector_env --gtest_output=json:"$out/test_vector_env.json" 2>&1 | tail -25
 for t in test_strut_static test_strut_dynamics test_strut_energy test_strut_integrator test_ce_dynamics; do
   run "$t" 2>&1 | tail -3
 done
@@ -28,3 +29,5 @@ run fleetdyn bench --model ce --machine "$machine-cuda" --out "$out" --backends 
   2>&1 | tail -14
 run fleetdyn_bench --benchmark_filter='cuda|derivative|step/' --benchmark_out="$out/$machine-gbench-strut.json" \
   --benchmark_out_format=json 2>&1 | tail -12
+# The vector env (issue 6): env-steps per second, C++ (Python: scripts/gpu-python.sh).
+run fleetdyn_bench_env --benchmark_out="$out/$machine-gbench-vector-env.json" --benchmark_out_format=json 2>&1 | tail -16
