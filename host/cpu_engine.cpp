@@ -1,7 +1,6 @@
 #include "host/cpu_engine.h"
 
 #include <algorithm>
-#include <thread>
 #include <type_traits>
 
 #include "host/strut_lanes.h"
@@ -47,7 +46,7 @@ class CpuEngine final : public Engine<Model, T> {
 
  public:
   CpuEngine(int threads, bool simd)
-      : pool_(threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
+      : pool_(cpu_thread_count(threads)),
         simd_(simd && kHasLanes<Model>) {}
 
   void upload(const BatchStorage<Model, T>&, unsigned) override {}  // steps the host storage itself
@@ -67,10 +66,7 @@ class CpuEngine final : public Engine<Model, T> {
 
   void download(BatchStorage<Model, T>&) override {}
   void synchronize() override {}
-  std::string device_name() const override {
-    return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread" : " threads") +
-           (simd_ ? ", " + std::to_string(kWidth) + " SIMD lanes)" : ", scalar)");
-  }
+  std::string device_name() const override { return cpu_device_name(pool_.size(), simd_ ? kWidth : 0); }
 
  private:
   ThreadPool pool_;

@@ -42,6 +42,21 @@ inline TerrainContact<Lanes<T, W>> terrain_query(const TerrainDesc<T>& t, Vec3<L
   return c;
 }
 
+// The origin rebase (physics/batch_origin.h) of the running lanes' positions.
+template <class T, int W>
+inline void rebase_lanes(const LaneMask<T, W>& running, Lanes<T, W>* s, Lanes<T, W>& origin_x, Lanes<T, W>& origin_y) {
+  for (int i = 0; i < W; ++i) {
+    if (!lane_is_set(running, i)) continue;
+    T x = s[strut::kPos][i], y = s[strut::kPos + 1][i], ox = origin_x[i], oy = origin_y[i];
+    rebase_coordinate(x, ox);
+    rebase_coordinate(y, oy);
+    s[strut::kPos].set(i, x);
+    s[strut::kPos + 1].set(i, y);
+    origin_x.set(i, ox);
+    origin_y.set(i, oy);
+  }
+}
+
 // Advance vehicles first .. first + W - 1 (those that exist and are running) by `steps` outer
 // steps; the lane form of run_vehicle (physics/batch_view.h), with the same divergence
 // handling: a vehicle whose state stops being sane keeps its last sane state, is flagged
@@ -123,16 +138,7 @@ inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
     }
     if (!any_lane(running)) break;
     for (int j = 0; j < kStrutStateSize; ++j) s[j] = select(running, next[j], s[j]);
-    for (int i = 0; i < W; ++i) {
-      if (!lane_is_set(running, i)) continue;
-      T x = s[strut::kPos][i], y = s[strut::kPos + 1][i], ox = origin_x[i], oy = origin_y[i];
-      rebase_coordinate(x, ox);
-      rebase_coordinate(y, oy);
-      s[strut::kPos].set(i, x);
-      s[strut::kPos + 1].set(i, y);
-      origin_x.set(i, ox);
-      origin_y.set(i, oy);
-    }
+    rebase_lanes(running, s, origin_x, origin_y);
   }
   for (int i = 0; i < W; ++i) {
     if (!active[i]) continue;

@@ -1,6 +1,17 @@
 #include "host/thread_pool.h"
 
+#include <algorithm>
+
 namespace fleetdyn {
+
+int cpu_thread_count(int requested) {
+  return requested > 0 ? requested : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+std::string cpu_device_name(int threads, int simd_lanes) {
+  return "cpu (" + std::to_string(threads) + (threads == 1 ? " thread" : " threads") +
+         (simd_lanes > 0 ? ", " + std::to_string(simd_lanes) + " SIMD lanes)" : ", scalar)");
+}
 
 ThreadPool::ThreadPool(int threads) {
   for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });

@@ -5,10 +5,16 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
 namespace fleetdyn {
+
+// The thread count a CPU backend runs with: `requested`, or every hardware thread for 0.
+int cpu_thread_count(int requested);
+// What a CPU backend reports as its device, e.g. "cpu (2 threads, 8 SIMD lanes)".
+std::string cpu_device_name(int threads, int simd_lanes);  // simd_lanes 0: the scalar path
 
 class ThreadPool {
  public:

@@ -18,3 +18,16 @@
                               cudaGetErrorString(fleetdyn_cuda_status) + ")");                    \
     }                                                                                             \
   } while (0)
+
+namespace fleetdyn {
+
+// The name of the current CUDA device (what an engine reports as its device).
+inline std::string current_cuda_device_name() {
+  int device = 0;
+  FLEETDYN_CUDA_TRY(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  FLEETDYN_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
+  return prop.name;
+}
+
+}  // namespace fleetdyn

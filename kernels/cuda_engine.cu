@@ -54,11 +54,7 @@ template <class Model, class T>
 class CudaEngine final : public Engine<Model, T> {
  public:
   CudaEngine() {
-    int device = 0;
-    FLEETDYN_CUDA_TRY(cudaGetDevice(&device));
-    cudaDeviceProp prop{};
-    FLEETDYN_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
-    name_ = prop.name;
+    name_ = current_cuda_device_name();
     FLEETDYN_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   }
   ~CudaEngine() override {

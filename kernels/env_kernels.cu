@@ -47,11 +47,7 @@ template <class Model, class T>
 class CudaEnvEngine final : public EnvEngine<Model, T> {
  public:
   CudaEnvEngine() {
-    int device = 0;
-    FLEETDYN_CUDA_TRY(cudaGetDevice(&device));
-    cudaDeviceProp prop{};
-    FLEETDYN_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
-    name_ = prop.name;
+    name_ = current_cuda_device_name();
     FLEETDYN_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     FLEETDYN_CUDA_TRY(cudaMallocHost(&bad_host_, sizeof(int)));
     for (cudaEvent_t& copied : staging_copied_) FLEETDYN_CUDA_TRY(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));

@@ -13,46 +13,16 @@
 
 #include "fleetdyn/pgs.h"
 #include "host/pgs/pgs_model.h"
+#include "host/pgs/pgs_seed_models.h"
 
 namespace fleetdyn {
 namespace {
 
-using V = Vec3<double>;
 
+// Seed 000's suspension with its bump moved close, so the short runs here reach it.
 PgsModelDef suspension() {
-  PgsModelDef m;
-  m.dimension = 2;
-  m.gravity = {0.0, -9.81, 0.0};
-  m.ground = {true, 0.0, 0.3, 1.0, 0.05};
-  PgsBodyDef socket;
-  socket.kinematic = true;
-  socket.position = {0.0, 1.0, 0.0};
-  socket.motion_velocity = {2.0, 0.0, 0.0};
-  PgsBodyDef bar;
-  bar.mass = 5.0;
-  bar.inertia = {1.0, 1.0, 5.0 * 0.16 / 12.0};
-  bar.position = {0.0, 0.5, 0.0};
-  bar.velocity = {2.0, 0.0, 0.0};
-  PgsBodyDef wheel;
-  wheel.mass = 10.0;
-  wheel.inertia = {1.0, 1.0, 10.0 * 0.09 / 2.0};
-  wheel.position = {0.0, 0.3, 0.0};
-  wheel.velocity = {2.0, 0.0, 0.0};
-  wheel.omega = {0.0, 0.0, -2.0 / 0.3};
-  m.bodies = {socket, bar, wheel};
-  PgsJointDef slider;
-  slider.kind = pgs::JointKind::Prismatic;
-  slider.body_a = 0;
-  slider.body_b = 1;
-  slider.axis_a = {0.0, 1.0, 0.0};
-  PgsJointDef pin;
-  pin.kind = pgs::JointKind::Revolute;
-  pin.body_a = 1;
-  pin.body_b = 2;
-  pin.anchor_a = {0.0, -0.2, 0.0};
-  m.joints = {slider, pin};
-  m.springs = {PgsSpringDef{0, 1, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, 20000.0, 500.0, 0.55}};
-  m.contacts = {PgsContactDef{2, {0.0, 0.0, 0.0}, 0.3, 0.8, 0.0}};
+  PgsModelDef m = pgs_seed000_suspension();
+  m.ground.bump_start = 0.3;
   return m;
 }
 

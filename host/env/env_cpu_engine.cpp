@@ -3,7 +3,6 @@
 // of the envs; strut's physics in SIMD lanes (host/env/strut_env_lanes.h). An env's arithmetic
 // is its own, so results do not depend on the slicing.
 #include <algorithm>
-#include <thread>
 #include <type_traits>
 
 #include "fleetdyn/error.h"
@@ -69,7 +68,7 @@ class CpuEnvEngine final : public EnvEngine<Model, T> {
 
  public:
   CpuEnvEngine(int threads, bool simd)
-      : pool_(threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
+      : pool_(cpu_thread_count(threads)),
         simd_(simd && kHasEnvLanes<Model>) {}
 
   void upload_all(EnvStorage<Model, T>&) override {}  // works on the host storage itself
@@ -92,10 +91,7 @@ class CpuEnvEngine final : public EnvEngine<Model, T> {
   EnvView<Model, T> buffers(EnvStorage<Model, T>& host) override { return host.view(); }
   MemorySpace space() const override { return MemorySpace::Host; }
   void* stream() const override { return nullptr; }
-  std::string device_name() const override {
-    return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread" : " threads") +
-           (simd_ ? ", " + std::to_string(kWidth) + " SIMD lanes)" : ", scalar)");
-  }
+  std::string device_name() const override { return cpu_device_name(pool_.size(), simd_ ? kWidth : 0); }
 
  private:
   ThreadPool pool_;

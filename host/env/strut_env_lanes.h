@@ -70,16 +70,7 @@ inline void strut_env_step_lanes(const EnvView<StrutModel, T>& e, int first) {
     }
     if (!any_lane(running)) break;
     for (int j = 0; j < kSize; ++j) s[j] = select(running, next[j], s[j]);
-    for (int i = 0; i < W; ++i) {
-      if (!lane_is_set(running, i)) continue;
-      T x = s[strut::kPos][i], y = s[strut::kPos + 1][i], ox = origin_x[i], oy = origin_y[i];
-      rebase_coordinate(x, ox);
-      rebase_coordinate(y, oy);
-      s[strut::kPos].set(i, x);
-      s[strut::kPos + 1].set(i, y);
-      origin_x.set(i, ox);
-      origin_y.set(i, oy);
-    }
+    rebase_lanes(running, s, origin_x, origin_y);
   }
   for (int i = 0; i < W && first + i < n; ++i) {
     const int v = env_of[i];
