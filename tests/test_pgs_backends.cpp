@@ -21,9 +21,9 @@ namespace {
 
 // Seed 000's suspension with its bump moved close, so the short runs here reach it.
 PgsModelDef suspension() {
-  PgsModelDef m = pgs_seed000_suspension();
-  m.ground.bump_start = 0.3;
-  return m;
+  PgsSeed000Params p;
+  p.bump_start = 0.3;
+  return pgs_seed000_suspension(p);
 }
 
 PgsSolverSettings fixed_sweeps() {

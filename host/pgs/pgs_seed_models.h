@@ -1,5 +1,4 @@
-// The seed problems as PgsModelDef builders, for the benchmarks and the command line (the tests
-// state their own copies with every number next to its check).
+// The seed problems as PgsModelDef builders, for the tests and the benchmarks.
 //   seed 000: 2-D bar/wheel suspension, socket moving at 2 m/s over a 5 cm cosine bump (6 rows)
 //   seed 002: three 3-D bodies on four tethers, two taut and two slack (4 rows)
 //   seed 003: two 3-D bodies joined point-to-point, spinning (3 rows)
@@ -12,26 +11,39 @@
 
 namespace fleetdyn {
 
-inline PgsModelDef pgs_seed000_suspension() {
+// Seed 000's numbers; the tests vary them.
+struct PgsSeed000Params {
+  double u = 2.0;                    // [m/s] socket speed
+  double socket_height = 1.0;        // [m]
+  double bar_mass = 5.0, bar_length = 0.4;
+  double wheel_mass = 10.0, wheel_radius = 0.3;
+  double k = 20000.0, c = 500.0;     // spring [N/m], damper [N s/m]
+  double rest_length = 0.55;         // [m] the static length is 0.5: 1000 N preload
+  double mu = 0.8;
+  double bump_start = 1.0, bump_length = 1.0, bump_height = 0.05;
+  double g = 9.81;
+};
+
+inline PgsModelDef pgs_seed000_suspension(const PgsSeed000Params& p = {}) {
   PgsModelDef m;
   m.dimension = 2;
-  m.gravity = {0.0, -9.81, 0.0};
-  m.ground = {true, 0.0, 1.0, 1.0, 0.05};
+  m.gravity = {0.0, -p.g, 0.0};
+  m.ground = {true, 0.0, p.bump_start, p.bump_length, p.bump_height};
   PgsBodyDef socket;
   socket.kinematic = true;
-  socket.position = {0.0, 1.0, 0.0};
-  socket.motion_velocity = {2.0, 0.0, 0.0};
+  socket.position = {0.0, p.socket_height, 0.0};
+  socket.motion_velocity = {p.u, 0.0, 0.0};
   PgsBodyDef bar;
-  bar.mass = 5.0;
-  bar.inertia = {1.0, 1.0, 5.0 * 0.4 * 0.4 / 12.0};
-  bar.position = {0.0, 0.5, 0.0};
-  bar.velocity = {2.0, 0.0, 0.0};
+  bar.mass = p.bar_mass;
+  bar.inertia = {1.0, 1.0, p.bar_mass * p.bar_length * p.bar_length / 12.0};
+  bar.position = {0.0, p.wheel_radius + p.bar_length / 2.0, 0.0};
+  bar.velocity = {p.u, 0.0, 0.0};
   PgsBodyDef wheel;
-  wheel.mass = 10.0;
-  wheel.inertia = {1.0, 1.0, 10.0 * 0.3 * 0.3 / 2.0};
-  wheel.position = {0.0, 0.3, 0.0};
-  wheel.velocity = {2.0, 0.0, 0.0};
-  wheel.omega = {0.0, 0.0, -2.0 / 0.3};
+  wheel.mass = p.wheel_mass;
+  wheel.inertia = {1.0, 1.0, p.wheel_mass * p.wheel_radius * p.wheel_radius / 2.0};
+  wheel.position = {0.0, p.wheel_radius, 0.0};
+  wheel.velocity = {p.u, 0.0, 0.0};
+  wheel.omega = {0.0, 0.0, -p.u / p.wheel_radius};  // rolling
   m.bodies = {socket, bar, wheel};
   PgsJointDef slider;
   slider.kind = pgs::JointKind::Prismatic;
@@ -42,10 +54,20 @@ inline PgsModelDef pgs_seed000_suspension() {
   pin.kind = pgs::JointKind::Revolute;
   pin.body_a = 1;
   pin.body_b = 2;
-  pin.anchor_a = {0.0, -0.2, 0.0};
+  pin.anchor_a = {0.0, -p.bar_length / 2.0, 0.0};
   m.joints = {slider, pin};
-  m.springs = {PgsSpringDef{0, 1, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, 20000.0, 500.0, 0.55}};
-  m.contacts = {PgsContactDef{2, {0.0, 0.0, 0.0}, 0.3, 0.8, 0.0}};
+  PgsSpringDef spring;
+  spring.body_a = 0;
+  spring.body_b = 1;
+  spring.stiffness = p.k;
+  spring.damping = p.c;
+  spring.rest_length = p.rest_length;
+  m.springs = {spring};
+  PgsContactDef tire;
+  tire.body = 2;
+  tire.radius = p.wheel_radius;
+  tire.friction = p.mu;
+  m.contacts = {tire};
   return m;
 }
 
