@@ -377,13 +377,17 @@ struct VectorEnv::Impl {
     const E* data = typed->host_outputs().*member;
     return std::vector<E>(data, data + per_env * static_cast<size_t>(config.num_envs));
   }
-  int obs_dim() const { return device_config<double>(config).obs_dim; }
+  int obs_dim = 0;            // from the resolved config, once
+  int max_episode_steps = 0;
 };
 
 VectorEnv::VectorEnv(VectorEnvConfig config) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.config = resolve(std::move(config));
   m.base_params = {m.config.vehicle};
+  const env::EnvConfig<double> resolved = device_config<double>(m.config);
+  m.obs_dim = resolved.obs_dim;
+  m.max_episode_steps = resolved.max_episode_steps;
   if (m.config.task == EnvTask::ReachSpeed) {
     m.terrain = iso8608_road(m.config.road);
   }
@@ -403,10 +407,10 @@ VectorEnv& VectorEnv::operator=(VectorEnv&&) noexcept = default;
 
 const VectorEnvConfig& VectorEnv::config() const { return impl_->config; }
 int VectorEnv::num_envs() const { return impl_->config.num_envs; }
-int VectorEnv::observation_size() const { return impl_->obs_dim(); }
+int VectorEnv::observation_size() const { return impl_->obs_dim; }
 BackendKind VectorEnv::backend() const { return impl_->backend; }
 const std::string& VectorEnv::device_name() const { return impl_->device; }
-int VectorEnv::max_episode_steps() const { return device_config<double>(impl_->config).max_episode_steps; }
+int VectorEnv::max_episode_steps() const { return impl_->max_episode_steps; }
 
 std::vector<std::string> VectorEnv::observation_names() const {
   static const char* const kAxes[] = {"x", "y", "z"};
@@ -475,13 +479,13 @@ void VectorEnv::synchronize() { impl_->typed->synchronize(); }
 void* VectorEnv::stream() const { return impl_->typed->stream(); }
 
 std::vector<float> VectorEnv::read_observations() {
-  return impl_->read(&TypedEnv::Outputs::obs, static_cast<size_t>(observation_size()));
+  return impl_->read(&TypedEnv::Outputs::obs, static_cast<size_t>(impl_->obs_dim));
 }
 std::vector<float> VectorEnv::read_rewards() { return impl_->read(&TypedEnv::Outputs::reward, 1); }
 std::vector<uint8_t> VectorEnv::read_terminated() { return impl_->read(&TypedEnv::Outputs::terminated, 1); }
 std::vector<uint8_t> VectorEnv::read_truncated() { return impl_->read(&TypedEnv::Outputs::truncated, 1); }
 std::vector<float> VectorEnv::read_final_observations() {
-  return impl_->read(&TypedEnv::Outputs::final_obs, static_cast<size_t>(observation_size()));
+  return impl_->read(&TypedEnv::Outputs::final_obs, static_cast<size_t>(impl_->obs_dim));
 }
 std::vector<uint8_t> VectorEnv::read_has_final() { return impl_->read(&TypedEnv::Outputs::has_final, 1); }
 std::vector<float> VectorEnv::read_final_returns() { return impl_->read(&TypedEnv::Outputs::final_return, 1); }
