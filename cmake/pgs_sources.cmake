@@ -3,7 +3,8 @@
 list(APPEND FLEETDYN_LIB_SOURCES
   host/pgs/pgs_batch.cpp
   host/pgs/pgs_cpu_engine.cpp
-  host/pgs/pgs_model.cpp)
+  host/pgs/pgs_model.cpp
+  host/pgs/pgs_vehicle.cpp)
 if(FLEETDYN_HAS_CUDA)
   list(APPEND FLEETDYN_LIB_SOURCES kernels/pgs_cuda.cu)
 else()

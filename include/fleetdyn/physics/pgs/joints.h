@@ -42,7 +42,7 @@ FLEETDYN_FN void emit_row(RowBuild<T>& b, int r, Row<T> row, bool has_restitutio
   } else {
     const T psi = row.position_error;
     const T bias = psi >= T(0) ? -psi * b.inv_step : -beta * psi * b.inv_step;
-    row.target = has_restitution ? larger(bias, restitution_target) : bias;
+    row.target += has_restitution ? larger(bias, restitution_target) : bias;  // += a moving anchor's rate
     b.penetration = larger(b.penetration, -psi);
     lower = T(0);
   }
@@ -78,7 +78,12 @@ FLEETDYN_FN void build_joint_rows(RowBuild<T>& b, int j) {
   const bool planar = m.settings.dimension == 2;
   const Pose<T> pa = load_pose(b.state, joint.body_a);
   const Pose<T> pb = load_pose(b.state, joint.body_b);
-  const Vec3<T> r_a = pa.rotation * joint.anchor_a;  // levers from the COMs, world
+  // A moving anchor (ModelView::anchor_shift): C = |p_b - p_a - R_a s(t)| gains the explicit
+  // rate -e . R_a s_dot, so its rows target J v1 = e . R_a s_dot.
+  const Vec3<T> zero{T(0), T(0), T(0)};
+  const Vec3<T> shift = m.anchor_shift ? m.anchor_shift[j] : zero;
+  const Vec3<T> shift_rate = m.anchor_shift_rate ? pa.rotation * m.anchor_shift_rate[j] : zero;
+  const Vec3<T> r_a = pa.rotation * (joint.anchor_a + shift);  // levers from the COMs, world
   const Vec3<T> r_b = pb.rotation * joint.anchor_b;
   const Vec3<T> d = (pb.position + r_b) - (pa.position + r_a);  // C of the point-to-point joint
   int r = joint.row_begin;
@@ -99,7 +104,7 @@ FLEETDYN_FN void build_joint_rows(RowBuild<T>& b, int j) {
     for (int k = 0; k < point_rows; ++k) {
       const Vec3<T> e = axis_vector<T>(k);
       Row<T> row = point_row(e, r_a, r_b, dot(e, d));
-      row.target = -step * dot(e, kappa);
+      row.target = dot(e, shift_rate) - step * dot(e, kappa);
       emit_row(b, r++, row);
     }
   }
@@ -137,13 +142,16 @@ FLEETDYN_FN void build_joint_rows(RowBuild<T>& b, int j) {
   }
   if (joint.kind == JointKind::Distance || joint.kind == JointKind::Tether) {
     const T len = norm(d);
-    const Vec3<T> zero{T(0), T(0), T(0)};
     const Vec3<T> n = normalized_or(d, zero);  // coincident points: no direction, a singular row
     if (joint.kind == JointKind::Distance) {
-      emit_row(b, r++, point_row(n, r_a, r_b, len - joint.length));
+      Row<T> row = point_row(n, r_a, r_b, len - joint.length);
+      row.target = dot(n, shift_rate);
+      emit_row(b, r++, row);
     } else {
       // Seed 002: psi = length - |d| >= 0, the tether only pulls: the row is -n.
-      emit_row(b, r++, point_row(-n, r_a, r_b, joint.length - len));
+      Row<T> row = point_row(-n, r_a, r_b, joint.length - len);
+      row.target = -dot(n, shift_rate);
+      emit_row(b, r++, row);
     }
   }
 }

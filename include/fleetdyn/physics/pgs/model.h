@@ -133,6 +133,16 @@ struct ModelView {
   int body_count, joint_count, contact_count, spring_count, row_count;
   Ground<T> ground;
   Settings<T> settings;
+  // Optional per-step inputs of a system (null: none), set by a model built on the core such as
+  // the maximal-coordinate vehicle (physics/pgs/vehicle.h):
+  //   anchor_shift[j], anchor_shift_rate[j]: joint j's anchor_a moved by this much [m] at this
+  //     rate [m/s] (body a frame), e.g. a tierod inner point carried by the steering;
+  //   external_force[i], external_torque[i]: applied to body i over the step [N, N m] (world,
+  //     torque about the COM), e.g. tire, spring and damper forces.
+  const Vec3<T>* anchor_shift = nullptr;
+  const Vec3<T>* anchor_shift_rate = nullptr;
+  const Vec3<T>* external_force = nullptr;
+  const Vec3<T>* external_torque = nullptr;
 };
 
 // Rows a joint kind contributes in a given dimension (0: not available in that dimension).

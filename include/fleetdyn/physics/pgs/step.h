@@ -86,8 +86,9 @@ FLEETDYN_FN Vec3<T> point_velocity(const ModelView<T>& m, Strided<T> state, int 
   return load_vec(state, body_field(body, kVx)) + cross(load_vec(state, body_field(body, kWx)), r);
 }
 
-// V* = V0 + M^-1 F dt: gravity, springs (seed 000 f_sp) and, in 3-D, the gyroscopic torque
-// -omega x (I omega) (seed 003's second block row), all evaluated at the start of the step.
+// V* = V0 + M^-1 F dt: gravity, the external forces (ModelView), springs (seed 000 f_sp) and, in
+// 3-D, the gyroscopic torque -omega x (I omega) (seed 003's second block row), all evaluated at
+// the start of the step.
 template <class T>
 FLEETDYN_FN void apply_forces(const ModelView<T>& m, Strided<T> state, Strided<T> scratch, T t) {
   const T dt = m.settings.step;
@@ -98,14 +99,21 @@ FLEETDYN_FN void apply_forces(const ModelView<T>& m, Strided<T> state, Strided<T
     const int s = body_scratch(rows, i, 0);
     Vec3<T> dv, dw;
     apply_inverse_mass(scratch, rows, i, body.mass * m.settings.gravity, Vec3<T>{T(0), T(0), T(0)}, &dv, &dw);
+    if (m.external_force) {
+      Vec3<T> ext_v, ext_w;
+      apply_inverse_mass(scratch, rows, i, m.external_force[i], m.external_torque[i], &ext_v, &ext_w);
+      dv += ext_v;
+      dw += ext_w;
+    }
     if (m.settings.dimension == 3) {
       const Pose<T> p = load_pose(state, i);
       const Vec3<T> w = load_vec(state, body_field(i, kWx));
       const Vec3<T> l = p.rotation * Vec3<T>{body.inertia.x * dot(p.rotation.col(0), w),
                                              body.inertia.y * dot(p.rotation.col(1), w),
                                              body.inertia.z * dot(p.rotation.col(2), w)};
-      Vec3<T> unused;
-      apply_inverse_mass(scratch, rows, i, Vec3<T>{T(0), T(0), T(0)}, -cross(w, l), &unused, &dw);
+      Vec3<T> unused, gyro_w;
+      apply_inverse_mass(scratch, rows, i, Vec3<T>{T(0), T(0), T(0)}, -cross(w, l), &unused, &gyro_w);
+      dw += gyro_w;
     }
     store_vec(scratch, s + kSv, load_vec(scratch, s + kSv) + dt * dv);
     store_vec(scratch, s + kSw, load_vec(scratch, s + kSw) + dt * dw);

@@ -1,0 +1,1 @@
+# Extra host sources of the Monte Carlo studies (issue 5), appended to FLEETDYN_HOST_SOURCES.

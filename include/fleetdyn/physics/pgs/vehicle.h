@@ -1,0 +1,345 @@
+// The maximal-coordinate HMMWV of the pgs model (issue 4 section 3): the ce model's vehicle
+// (same hardpoints, masses, force laws, tire, driveline and Pitman steering; ce_params.h) written
+// as 17 free rigid bodies held together by constraint rows and stepped by the pgs core
+// (physics/pgs/step.h, seed 000's velocity-level step).
+//
+// Topology per corner (shared/reference/hmmwv.md, as Chrono builds its double wishbone):
+//   LCA   -- revolute about the LCA pivot axis --  chassis        (5 rows)
+//   UCA   -- revolute about the UCA pivot axis --  chassis        (5 rows)
+//   LCA   -- ball at the lower ball joint D    --  upright        (3 rows)
+//   UCA   -- ball at the upper ball joint F    --  upright        (3 rows)
+//   wheel -- revolute about the spin axis      --  upright        (5 rows)
+//   tierod: distance |K - L| between the upright's outer point K and the inner point L on the
+//           chassis, L moved by the Pitman steering (a moving anchor, model.h)       (1 row)
+// 22 rows per corner, 88 in all; each corner keeps exactly one degree of freedom (the LCA angle
+// of ce) plus the wheel spin. The tierod's mass rides on the upright.
+//
+// Forces, all evaluated at the start of a step and applied as external forces of the core:
+// gravity; spring + stops and shock between chassis and LCA along their lines (ce's laws:
+// ce_spring_force, ce_stop_force, ce_shock_force); ce's LCA travel limits as a torque pair about
+// the LCA axis; the shared TMeasy tire on the wheel at its contact point (or, selectable, the
+// wheel as a rigid sphere with contact and Coulomb friction rows); drive and inboard brake
+// torques between chassis and wheel (as ce). Tire deflections integrate by explicit Euler and the
+// steering actuator's first-order lag exactly.
+#pragma once
+
+#include "fleetdyn/physics/batch_view.h"
+#include "fleetdyn/physics/ce_model.h"
+#include "fleetdyn/physics/config.h"
+#include "fleetdyn/physics/driveline.h"
+#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/pgs/model.h"
+#include "fleetdyn/physics/pgs/step.h"
+#include "fleetdyn/physics/terrain.h"
+
+namespace fleetdyn {
+namespace pgsv {
+
+enum CornerBody : int { kLcaBody = 0, kUcaBody, kUprightBody, kWheelBody, kBodiesPerCorner };
+enum CornerJoint : int { kLcaPivot = 0, kUcaPivot, kLcaBall, kUcaBall, kSpindle, kTierod, kJointsPerCorner };
+constexpr int kChassisBody = 0;
+constexpr int kBodies = 1 + kBodiesPerCorner * kCorners;  // 17
+constexpr int kJoints = kJointsPerCorner * kCorners;      // 24
+constexpr int kJointRows = 22 * kCorners;                 // 88
+constexpr int kMaxRows = kJointRows + 3 * kCorners;       // + the contact rows of the rigid-wheel mode
+
+FLEETDYN_FN int corner_body(int corner, int kind) { return 1 + kBodiesPerCorner * corner + kind; }
+FLEETDYN_FN int corner_joint(int corner, int kind) { return kJointsPerCorner * corner + kind; }
+
+// Per-vehicle state. The first block is the pgs core's system state (layout.h: bodies, impulses,
+// time), except that the positions of bodies 1.. are stored relative to the chassis COM, so fp32
+// resolves the joints' sub-millimetre errors far from the origin and the batch rebases one point.
+enum StateIndex : int {
+  kCoreState = 0,
+  kSteer = pgs::kBodyStateSize * kBodies + kMaxRows + 1,  // [rad] Pitman arm angle (ce's steering actuator)
+  kDeflLong = kSteer + 1,                                  // [m] TMeasy deflections per corner
+  kDeflLat = kDeflLong + kCorners,
+  kDrift = kDeflLat + kCorners,     // [m, rad] max bilateral |C| at the start of the last step
+  kResidual = kDrift + 1,           // [m/s, rad/s] last step's bilateral residual after the sweeps
+  kStateSize = kResidual + 1
+};
+
+enum class WheelContact : int { Tire = 0, Rows = 1 };
+
+}  // namespace pgsv
+
+constexpr int kPgsVehicleStateSize = pgsv::kStateSize;
+
+// Parameters of one maximal-coordinate vehicle: ce's description plus the core's model arrays,
+// built on the host (host/pgs/pgs_vehicle.cpp) at the design pose. Bodies use their principal
+// frames (the core takes principal inertias); the attachments below are in those frames.
+template <class T>
+struct PgsVehicleParams {
+  CeParams<T> ce;
+  int wheel_contact;  // pgsv::WheelContact
+  int row_count, color_count;
+  pgs::Body<T> bodies[pgsv::kBodies];
+  pgs::Joint<T> joints[pgsv::kJoints];
+  pgs::Contact<T> contacts[kCorners];  // rigid-wheel mode only
+  pgs::RowInfo rows[pgsv::kMaxRows];
+  int sweep_order[pgsv::kMaxRows];
+  int color_begin[pgsv::kMaxRows + 1];
+  pgs::Settings<T> settings;  // the step is the batch's (step / substeps)
+  pgs::Ground<T> ground;      // rigid-wheel mode: the flat ground
+  Mat3<T> chassis_axes;       // the chassis body's principal axes in the ce chassis frame (columns)
+  Vec3<T> spring_on_chassis[kCorners], spring_on_lca[kCorners];  // [m] from each body's COM, body frame
+  Vec3<T> shock_on_chassis[kCorners], shock_on_lca[kCorners];
+  Vec3<T> lca_axis_on_chassis[kCorners];                         // unit, chassis body frame
+  Vec3<T> lca_ref_on_chassis[kCorners], lca_ref_on_lca[kCorners]; // one unit vector normal to the axis at design
+  Vec3<T> tierod_inner_design[kCorners];                         // [m] ce chassis frame
+};
+
+namespace pgsv {
+
+// A body's motion at the start of a step (positions absolute in the core's work state).
+template <class T>
+struct BodyMotion {
+  Vec3<T> x, v, w;  // [m], [m/s], [rad/s] world
+  Mat3<T> R;        // body -> world
+};
+template <class T>
+FLEETDYN_FN BodyMotion<T> body_motion(pgs::Strided<T> s, int i) {
+  const pgs::Pose<T> p = pgs::load_pose(s, i);
+  return {p.position, pgs::load_vec(s, pgs::body_field(i, pgs::kVx)), pgs::load_vec(s, pgs::body_field(i, pgs::kWx)),
+          p.rotation};
+}
+
+// The ce chassis frame of the chassis body: R_world_chassis = R_world_body axes^T.
+template <class T>
+FLEETDYN_FN Mat3<T> chassis_rotation(const PgsVehicleParams<T>& p, const Mat3<T>& body_rotation) {
+  return mat_mul_transpose_b(body_rotation, p.chassis_axes);
+}
+
+// Rotation of a body about a unit axis (world) relative to another, measured with a reference
+// vector fixed in each: the angle from ref_a to ref_b about the axis.
+template <class T>
+FLEETDYN_FN T relative_angle(Vec3<T> axis, Vec3<T> ref_a, Vec3<T> ref_b) {
+  return atan2(dot(axis, cross(ref_a, ref_b)), dot(ref_a, ref_b));
+}
+
+template <class T>
+struct Loads {
+  Vec3<T> force[kBodies], torque[kBodies];  // [N], [N m] world, torque about the COM
+  T tire_normal_force[kCorners];            // [N]
+  T defl_long_rate[kCorners], defl_lat_rate[kCorners];
+};
+
+// A force F n on body b at lever rb and -F n on body a at lever ra (F > 0 pushes b away from a).
+template <class T>
+FLEETDYN_FN void add_pair(Loads<T>& l, int a, Vec3<T> ra, int b, Vec3<T> rb, Vec3<T> f) {
+  l.force[b] += f;
+  l.torque[b] += cross(rb, f);
+  l.force[a] -= f;
+  l.torque[a] -= cross(ra, f);
+}
+
+// A force element between a chassis point and an LCA point along their line (spring, shock):
+// its length [m], length rate [m/s], unit direction chassis -> LCA and the levers.
+template <class T>
+struct LineElement {
+  T length, rate;
+  Vec3<T> direction, lever_chassis, lever_lca;
+};
+template <class T>
+FLEETDYN_FN LineElement<T> line_element(const BodyMotion<T>& chassis, Vec3<T> on_chassis, const BodyMotion<T>& lca,
+                                        Vec3<T> on_lca) {
+  LineElement<T> e;
+  e.lever_chassis = chassis.R * on_chassis;
+  e.lever_lca = lca.R * on_lca;
+  const Vec3<T> d = (lca.x + e.lever_lca) - (chassis.x + e.lever_chassis);
+  e.length = norm(d);
+  e.direction = d * (T(1) / e.length);
+  e.rate = dot(e.direction, (lca.v + cross(lca.w, e.lever_lca)) - (chassis.v + cross(chassis.w, e.lever_chassis)));
+  return e;
+}
+// The element's push-apart force [N] applied to both bodies.
+template <class T>
+FLEETDYN_FN void add_line_force(Loads<T>& l, int lca_body, const LineElement<T>& e, T push) {
+  add_pair(l, kChassisBody, e.lever_chassis, lca_body, e.lever_lca, push * e.direction);
+}
+
+// Every external load of one vehicle at the start of a step (see the file comment).
+// Rigid-wheel mode: the normal force is the last step's contact impulse over the step h.
+template <class T>
+FLEETDYN_FN void vehicle_loads(const PgsVehicleParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
+                               DriverInput<T> input, T h, pgs::Strided<T> s, Loads<T>& l) {
+  using namespace pgs;
+  const CeParams<T>& ce = p.ce;
+  const VehicleParams<T>& vp = ce.vehicle;
+  for (int i = 0; i < kBodies; ++i) {
+    l.force[i] = Vec3<T>{T(0), T(0), T(0)};
+    l.torque[i] = Vec3<T>{T(0), T(0), T(0)};
+  }
+  const BodyMotion<T> chassis = body_motion(s, kChassisBody);
+  const Mat3<T> chassis_rot = chassis_rotation(p, chassis.R);
+  // Driveline: engine speed from the drive-weighted mean spin relative to the uprights.
+  T spin[kCorners], mean_spin = T(0);
+  for (int c = 0; c < kCorners; ++c) {
+    const BodyMotion<T> wheel = body_motion(s, corner_body(c, kWheelBody));
+    const BodyMotion<T> upright = body_motion(s, corner_body(c, kUprightBody));
+    spin[c] = dot(wheel.R.col(1), wheel.w - upright.w);
+    mean_spin += vp.drive_share[c] * spin[c];
+  }
+  const T drive_total = drive_torque_at_wheels(vp, input.throttle, mean_spin);
+  const bool tire_mode = p.wheel_contact == static_cast<int>(WheelContact::Tire);
+
+  for (int c = 0; c < kCorners; ++c) {
+    const CeAxleForces<T>& axle = ce.axle[c / 2];
+    const int lca_body = corner_body(c, kLcaBody), wheel_body = corner_body(c, kWheelBody);
+    const BodyMotion<T> lca = body_motion(s, lca_body);
+    // Spring with its stops, and the shock: ce's laws on the lengths between the hardpoints.
+    const LineElement<T> spring = line_element(chassis, p.spring_on_chassis[c], lca, p.spring_on_lca[c]);
+    add_line_force(l, lca_body, spring, ce_spring_force(axle, spring.length) + ce_stop_force(ce, axle, spring.length));
+    const LineElement<T> shock = line_element(chassis, p.shock_on_chassis[c], lca, p.shock_on_lca[c]);
+    add_line_force(l, lca_body, shock, ce_shock_force(axle, shock.length, shock.rate));
+    // Travel limits on the LCA angle (ce_travel_limit_torque), a torque pair about the axis.
+    const Vec3<T> axis = chassis.R * p.lca_axis_on_chassis[c];
+    const T lca_angle = relative_angle(axis, chassis.R * p.lca_ref_on_chassis[c], lca.R * p.lca_ref_on_lca[c]);
+    const Vec3<T> limit = ce_travel_limit_torque(axle, lca_angle) * axis;
+    l.torque[lca_body] += limit;
+    l.torque[kChassisBody] -= limit;
+
+    // Tire (TMeasy, as ce: contact below the wheel centre's terrain query) or the contact rows.
+    const BodyMotion<T> wheel = body_motion(s, wheel_body);
+    const Vec3<T> spin_axis = wheel.R.col(1);
+    T tire_fx = T(0), contact_lever = vp.tire.unloaded_radius, rolling_resistance_max = T(0);
+    l.tire_normal_force[c] = tire_mode ? T(0) : s[impulse_field(kBodies, p.contacts[c].row_begin)] / h;
+    l.defl_long_rate[c] = T(0);
+    l.defl_lat_rate[c] = T(0);
+    if (tire_mode) {
+      const TerrainContact<T> contact = terrain_query(terrain, wheel.x, origin_x, origin_y);
+      const T pen = penetration(contact, vp.tire.unloaded_radius);
+      const T fz = tire_normal_force(vp.tire, pen, -dot(wheel.v, contact.normal));
+      const Vec3<T> t_long = normalized_or(cross(spin_axis, contact.normal), chassis_rot.col(0));
+      const Vec3<T> t_lat = cross(contact.normal, t_long);
+      TireInput<T> tin;
+      tin.fz = fz;
+      tin.v_long = dot(wheel.v, t_long);
+      tin.v_lat = dot(wheel.v, t_lat);
+      tin.omega = dot(spin_axis, wheel.w);  // absolute spin: the slip the patch sees
+      tin.rolling_radius = tire_rolling_radius(vp.tire, fz);
+      tin.defl_long = s[kDeflLong + c];
+      tin.defl_lat = s[kDeflLat + c];
+      const bool touching = pen > T(0);
+      tin.contact_length = touching ? T(2) * sqrt(vp.tire.unloaded_radius * pen) : T(0);
+      const TireOutput<T> tire = tmeasy_forces(vp.tire, tin, contact.mu_scale);
+      l.tire_normal_force[c] = fz;
+      l.defl_long_rate[c] = tire.defl_long_rate;
+      l.defl_lat_rate[c] = tire.defl_lat_rate;
+      contact_lever = vp.tire.unloaded_radius - pen;
+      const Vec3<T> f = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
+      l.force[wheel_body] += f;
+      l.torque[wheel_body] += cross(-contact_lever * contact.normal, f) + tire.mz * contact.normal;
+      tire_fx = tire.fx;
+      rolling_resistance_max = tire.rolling_resistance_torque_max;
+    }
+    // Drive and inboard brakes between chassis and wheel (as ce): the resisting torque holds a
+    // wheel at rest up to its limit; its brake share reacts on the chassis.
+    const T drive = drive_total * vp.drive_share[c];
+    const T external = drive - contact_lever * tire_fx;
+    const T brake_max = vp.brake_torque[c] * input.brake;
+    const T resist_max = brake_max + rolling_resistance_max;
+    const T resist = clamp(-external - ce.wheel_spin_inertia * vp.wheel_lock_rate * spin[c], -resist_max, resist_max);
+    const T brake = resist_max > T(0) ? resist * (brake_max / resist_max) : T(0);
+    l.torque[wheel_body] += (drive + resist) * spin_axis;
+    l.torque[kChassisBody] -= (drive + brake) * spin_axis;
+  }
+}
+
+// The core's model view of one vehicle for steps of length h, with the per-step inputs.
+template <class T>
+FLEETDYN_FN pgs::ModelView<T> vehicle_model_view(const PgsVehicleParams<T>& p, T h) {
+  pgs::ModelView<T> m{};
+  m.bodies = p.bodies;
+  m.joints = p.joints;
+  m.contacts = p.contacts;
+  m.springs = nullptr;
+  m.rows = p.rows;
+  m.sweep_order = p.sweep_order;
+  m.color_begin = p.color_begin;
+  m.color_count = p.color_count;
+  m.body_count = kBodies;
+  m.joint_count = kJoints;
+  m.contact_count = p.wheel_contact == static_cast<int>(WheelContact::Rows) ? kCorners : 0;
+  m.spring_count = 0;
+  m.row_count = p.row_count;
+  m.ground = p.ground;
+  m.settings = p.settings;
+  m.settings.step = h;
+  return m;
+}
+
+// Body positions between the stored form (relative to the chassis) and the core's (absolute).
+template <class T>
+FLEETDYN_FN void offset_positions(T* s, T sign) {
+  for (int i = 1; i < kBodies; ++i) {
+    for (int k = 0; k < 3; ++k) s[pgs::body_field(i, pgs::kPx + k)] += sign * s[pgs::body_field(kChassisBody, pgs::kPx + k)];
+  }
+}
+
+// Tierod inner point of a corner in the ce chassis frame at a Pitman angle.
+template <class T>
+FLEETDYN_FN Vec3<T> steered_tierod_inner(const CeParams<T>& ce, int corner, T steer) {
+  const SteeringLinkState<T> link = steering_link_state(ce.steering, steer, T(0), T(0));
+  return tierod_inner_point(ce.corner[corner], ce.steering, link).pos;
+}
+
+// One step of `substeps` core steps from s into next (which may not alias s). `first_loads`, if
+// given, receives the loads of the first substep (the state at step start). Returns the core's
+// status bits (pgs::StatusBits) of the step.
+template <class T>
+FLEETDYN_FN int vehicle_step(const PgsVehicleParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
+                             T step, int substeps, DriverInput<T> input, const T* s, T* next,
+                             Loads<T>* first_loads = nullptr) {
+  input = clamped(input);
+  const T h = step / T(substeps);
+  for (int j = 0; j < kStateSize; ++j) next[j] = s[j];
+  offset_positions(next, T(1));
+  Vec3<T> shift[kJoints], shift_rate[kJoints];
+  for (int j = 0; j < kJoints; ++j) {
+    shift[j] = Vec3<T>{T(0), T(0), T(0)};
+    shift_rate[j] = shift[j];
+  }
+  Loads<T> loads;
+  pgs::ModelView<T> m = vehicle_model_view(p, h);
+  m.anchor_shift = shift;
+  m.anchor_shift_rate = shift_rate;
+  m.external_force = loads.force;
+  m.external_torque = loads.torque;
+  T scratch_data[pgs::kRowScratchSize * kMaxRows + pgs::kBodyScratchSize * kBodies];
+  T report[pgs::kReportFieldCount] = {};
+  const pgs::Strided<T> state{next, 1, 0}, scratch{scratch_data, 1, 0}, report_view{report, 1, 0};
+  int status = 0;
+  T drift = T(0);
+  const T lag = exp(-h / p.ce.steer_time_constant);
+  for (int sub = 0; sub < substeps; ++sub) {
+    // Steering actuator (ce: first-order lag, exact over the substep); the front tierod inner
+    // points ride on the Pitman link, a moving anchor of the tierod rows.
+    const T steer0 = next[kSteer];
+    const T steer1 = ce_steer_command(p.ce, input) + (steer0 - ce_steer_command(p.ce, input)) * lag;
+    for (int c = 0; c < 2; ++c) {
+      const Vec3<T> inner0 = steered_tierod_inner(p.ce, c, steer0), inner1 = steered_tierod_inner(p.ce, c, steer1);
+      shift[corner_joint(c, kTierod)] = mul_transpose(p.chassis_axes, inner0 - p.tierod_inner_design[c]);
+      shift_rate[corner_joint(c, kTierod)] = mul_transpose(p.chassis_axes, inner1 - inner0) * (T(1) / h);
+    }
+    vehicle_loads(p, terrain, origin_x, origin_y, input, h, state, loads);
+    if (sub == 0 && first_loads) *first_loads = loads;
+    int iterations = 0;
+    pgs::pgs_step(m, state, scratch, report_view, &status, &iterations);
+    if (status & pgs::kStatusNonFinite) break;
+    for (int c = 0; c < kCorners; ++c) {
+      next[kDeflLong + c] += h * loads.defl_long_rate[c];
+      next[kDeflLat + c] += h * loads.defl_lat_rate[c];
+    }
+    next[kSteer] = steer1;
+    drift = pgs::larger(drift, report[pgs::kReportDrift]);
+  }
+  offset_positions(next, T(-1));
+  next[kDrift] = drift;
+  next[kResidual] = report[pgs::kReportResidualBilateral];
+  if (status & pgs::kStatusNonFinite) next[0] = T(1e30);  // the batch's sanity check flags it diverged
+  return status;
+}
+
+}  // namespace pgsv
+}  // namespace fleetdyn

@@ -1,0 +1,152 @@
+// The maximal-coordinate HMMWV of the pgs model (issue 4 section 3) against the ce model it is
+// built from and the strut model: static wheel loads, suspension kinematics, a step steer.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "fleetdyn/batch.h"
+#include "fleetdyn/ce.h"
+#include "fleetdyn/pgs_vehicle.h"
+#include "fleetdyn/suspension.h"
+#include "fleetdyn/vehicle.h"
+
+namespace fleetdyn {
+namespace {
+
+using namespace pgsv;
+
+struct VehicleRun {
+  PgsVehicleParams<double> params;
+  TerrainDesc<double> terrain = default_terrain_desc<double>();
+  std::vector<double> state;
+  Loads<double> loads{};
+  int status = 0;
+
+  explicit VehicleRun(const PgsVehicleDef& def = {}, double step = 1e-3) : params(build_pgs_vehicle_params<double>(def, step, default_terrain_desc<double>())) {
+    state = pgs_vehicle_state_from_ce(params, ce_rest_state(def.vehicle));
+  }
+  void step(int n, DriverInput<double> input = {0.0, 0.0, 0.0}, double dt = 1e-3) {
+    std::vector<double> next(state.size());
+    for (int k = 0; k < n; ++k) {
+      status |= vehicle_step(params, terrain, 0.0, 0.0, dt, 1, input, state.data(), next.data(), &loads);
+      state.swap(next);
+    }
+  }
+  Vec3<double> chassis_pos() const { return load3(state.data(), pgs::body_field(kChassisBody, pgs::kPx)); }
+};
+
+// The ce rest state maps onto a pgs state that satisfies every joint (the two layouts describe
+// the same configuration), and stays at rest: static equilibrium is the same in both models.
+TEST(PgsVehicle, CeRestStateIsAssembledAndStaysAtRest) {
+  VehicleRun run;
+  const Vec3<double> start = run.chassis_pos();
+  run.step(1);
+  EXPECT_LT(run.state[kDrift], 1e-9) << "joint error of the mapped ce rest state";
+  run.step(1999);
+  EXPECT_EQ(run.status & pgs::kStatusNonFinite, 0);
+  EXPECT_LT(run.state[kDrift], 1e-4);
+  const Vec3<double> moved = run.chassis_pos() - start;
+  EXPECT_LT(norm(moved), 2e-3) << "chassis moved " << moved.x << " " << moved.y << " " << moved.z;
+}
+
+// Static wheel loads: pgs at rest against ce's rest state and the strut equivalent's static
+// loads, within 1 % (issue 4 section 3).
+TEST(PgsVehicle, StaticWheelLoadsMatchCeAndStrut) {
+  PgsVehicleDef def;
+  VehicleRun run(def);
+  run.step(2000);
+  // ce: the tire loads of its rest state.
+  const std::vector<double> ce_rest = ce_rest_state(def.vehicle);
+  const TerrainDesc<double> flat = default_terrain_desc<double>();
+  CeDiagnostics<double> diag{};
+  double ds[kCeStateSize];
+  ce_derivative(def.vehicle, CeEnvironment<double>{&flat, 0.0, 0.0}, DriverInput<double>{0.0, 0.0, 0.0}, ce_rest.data(),
+                ds, static_cast<CeCornerBodies<double>*>(nullptr), &diag);
+  const VehicleParams<double> strut = strut_equivalent_params(def.vehicle);
+  double total = 0.0;
+  for (int c = 0; c < kCorners; ++c) {
+    const double pgs_load = run.loads.tire_normal_force[c];
+    total += pgs_load;
+    EXPECT_NEAR(pgs_load / diag.tire_normal_force[c], 1.0, 0.01) << "corner " << c;
+    EXPECT_NEAR(pgs_load / strut.static_tire_load[c], 1.0, 0.01) << "corner " << c;
+  }
+  EXPECT_NEAR(total / (ce_total_mass(def.vehicle) * def.vehicle.vehicle.gravity), 1.0, 1e-3);
+}
+
+// Suspension kinematics: the chassis is made kinematic and heaved +-8 cm slowly over the wheels
+// standing on the ground, so each corner sweeps its travel; camber and toe of the pgs wheel
+// bodies are compared with ce's analytic closed forms (corner_pose) at the same LCA angle. The
+// two agree up to the joints' error, so the bound is the drift the solver reports: an angle
+// error of at most a few times the drift over the shortest link (the upright, ~0.3 m).
+TEST(PgsVehicle, CamberAndToeFollowCeKinematicsOverTheTravel) {
+  PgsVehicleDef def;
+  VehicleRun run(def);
+  pgs::Body<double>& chassis = run.params.bodies[kChassisBody];
+  chassis.kinematic = 1;
+  chassis.mass = 0.0;
+  chassis.inv_inertia = Vec3<double>{0.0, 0.0, 0.0};
+  chassis.motion_origin = run.chassis_pos();
+  chassis.motion_amplitude = Vec3<double>{0.0, 0.0, 0.08};
+  chassis.motion_frequency = 2.0 * 3.14159265358979 * 0.25;  // one cycle in 4 s
+  double max_camber_error = 0.0, max_toe_error = 0.0, max_drift = 0.0, lca_min = 0.0, lca_max = 0.0;
+  const SteeringLinkState<double> centred = steering_link_state(def.vehicle.steering, 0.0, 0.0, 0.0);
+  for (int k = 0; k < 400; ++k) {
+    run.step(10);
+    max_drift = std::max(max_drift, run.state[kDrift]);
+    for (int c = 0; c < kCorners; ++c) {
+      const PgsCornerAngles a = pgs_vehicle_corner_angles(run.params, run.state, c);
+      const CornerGeometry<double>& g = def.vehicle.corner[c];
+      const CornerPose<double> pose = corner_pose(g, a.lca_angle, tierod_inner_point(g, def.vehicle.steering, centred));
+      max_camber_error = std::max(max_camber_error, std::fabs(a.camber - camber_angle(pose, g.side)));
+      max_toe_error = std::max(max_toe_error, std::fabs(a.toe_in - toe_in_angle(pose, g.side)));
+      lca_min = std::min(lca_min, a.lca_angle);
+      lca_max = std::max(lca_max, a.lca_angle);
+    }
+  }
+  EXPECT_EQ(run.status & pgs::kStatusNonFinite, 0);
+  EXPECT_LT(lca_min, -0.1);
+  EXPECT_GT(lca_max, 0.1);
+  const double bound = 3.0 * max_drift / 0.3 + 1e-6;
+  EXPECT_LT(max_camber_error, bound);
+  EXPECT_LT(max_toe_error, bound);
+}
+
+// Step steer at 15 m/s, 10 s at 1 ms (issue 4 section 3): stable, the joints hold, and the
+// steady turn matches ce's on the same inputs (yaw rate within 2 %). The joint error peaks at the
+// steering step, where 30 sweeps do not converge the impulse that swings the wheels about their
+// kingpins (1.1 mm; 0.34 mm with 100 sweeps), and Baumgarte brings it back to ~10 um.
+TEST(PgsVehicle, StepSteerRunsStablyAndMatchesCe) {
+  PgsVehicleDef def;
+  const double speed = 15.0, dt = 1e-3;
+  const std::vector<double> ce_start = ce_rest_state(def.vehicle, speed);
+  VehicleRun run(def);
+  run.state = pgs_vehicle_state_from_ce(run.params, ce_start);
+  std::vector<double> ce_state = ce_start, ce_next(ce_state.size());
+  const TerrainDesc<double> flat = default_terrain_desc<double>();
+  double max_drift = 0.0, pgs_yaw = 0.0, ce_yaw = 0.0;
+  int samples = 0;
+  for (int k = 0; k < 10000; ++k) {
+    const DriverInput<double> input{k * dt >= 1.0 ? 0.1 : 0.0, 0.0, 0.0};
+    run.step(1, input, dt);
+    ce_step(def.vehicle, CeEnvironment<double>{&flat, 0.0, 0.0}, dt, 1, input, ce_state.data(), ce_next.data());
+    ce_state.swap(ce_next);
+    max_drift = std::max(max_drift, run.state[kDrift]);
+    if (k * dt >= 8.0) {
+      pgs_yaw += run.state[pgs::body_field(kChassisBody, pgs::kWz)];
+      ce_yaw += (rotation_matrix(load_quat(ce_state.data(), ce::kQuat)) * load3(ce_state.data(), ce::kOmega)).z;
+      ++samples;
+    }
+  }
+  pgs_yaw /= samples;
+  ce_yaw /= samples;
+  EXPECT_EQ(run.status & pgs::kStatusNonFinite, 0);
+  EXPECT_LT(max_drift, 2e-3);
+  EXPECT_LT(run.state[kDrift], 5e-5);
+  EXPECT_GT(ce_yaw, 0.05);
+  EXPECT_NEAR(pgs_yaw / ce_yaw, 1.0, 0.02);
+}
+
+}  // namespace
+}  // namespace fleetdyn
