@@ -1,12 +1,16 @@
 // fleetdyn_bench_env: Google Benchmark throughput of the vector environment (issue 6 section 4).
 //
-//   vector_env/<backend>/<precision>/envs:<N>/decimation:<k>   VectorEnv::step with host actions
+//   vector_env/<backend>/<precision>/envs:<N>/decimation:<k>      strut: VectorEnv::step with host actions
+//   vector_env_ce/<backend>/<precision>/envs:<N>/decimation:<k>   the same with the ce model
 //
-// Path following, strut HMMWV, 1 ms physics, default observations and randomization; actions are
-// a fixed weave (steer) with light throttle, so episodes run, end and auto-reset as in training.
+// Path following, HMMWV, the model's default step (strut 1 ms, ce 2 ms), default observations and
+// randomization; actions are a fixed weave (steer) with light throttle, so episodes run, end and
+// auto-reset as in training (ce: each reset solves the rest state of its fresh parameters).
 // Items are env-steps (each `decimation` physics steps); the counter physics_steps_per_s counts
-// vehicle physics steps. On CUDA every iteration enqueues one step and the timing loop
-// synchronizes once at its end (UseRealTime), as a training loop that reads nothing back would.
+// vehicle physics steps, simulated_s_per_s the simulated vehicle-seconds per wall second (the
+// figure that compares models with different steps). On CUDA every iteration enqueues one step
+// and the timing loop synchronizes once at its end (UseRealTime), as a training loop that reads
+// nothing back would.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -19,8 +23,10 @@ namespace {
 
 using namespace fleetdyn;
 
-void bm_env(benchmark::State& state, BackendKind backend, Precision precision, int envs, int decimation) {
+void bm_env(benchmark::State& state, VehicleModel model, BackendKind backend, Precision precision, int envs,
+            int decimation) {
   VectorEnvConfig c;
+  c.model = model;
   c.num_envs = envs;
   c.backend = backend;
   c.precision = precision;
@@ -38,6 +44,8 @@ void bm_env(benchmark::State& state, BackendKind backend, Precision precision, i
   state.SetItemsProcessed(static_cast<int64_t>(items));
   state.counters["env_steps_per_s"] = benchmark::Counter(items, benchmark::Counter::kIsRate);
   state.counters["physics_steps_per_s"] = benchmark::Counter(items * decimation, benchmark::Counter::kIsRate);
+  state.counters["simulated_s_per_s"] =
+      benchmark::Counter(items * decimation * env.config().physics_step, benchmark::Counter::kIsRate);
   state.SetLabel(env.device_name());
 }
 
@@ -49,22 +57,43 @@ int main(int argc, char** argv) {
   for (Precision precision : {Precision::Fp32, Precision::Fp64}) {
     for (int envs : {1024, 4096}) {
       const std::string suffix = std::string("/") + precision_name(precision) + "/envs:" + std::to_string(envs) + "/decimation:10";
-      benchmark::RegisterBenchmark(("vector_env/cpu" + suffix).c_str(), bm_env, BackendKind::Cpu, precision, envs, 10)
+      benchmark::RegisterBenchmark(("vector_env/cpu" + suffix).c_str(), bm_env, VehicleModel::Strut, BackendKind::Cpu,
+                                   precision, envs, 10)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
       if (cuda) {
-        benchmark::RegisterBenchmark(("vector_env/cuda" + suffix).c_str(), bm_env, BackendKind::Cuda, precision, envs, 10)
+        benchmark::RegisterBenchmark(("vector_env/cuda" + suffix).c_str(), bm_env, VehicleModel::Strut, BackendKind::Cuda,
+                                     precision, envs, 10)
             ->UseRealTime()
             ->Unit(benchmark::kMicrosecond);
       }
+    }
+    // ce: 10 x 2 ms per env step (50 Hz control); about 8x strut's cost per physics step on the
+    // CPU (scalar path, no SIMD lanes), so smaller batches there.
+    for (int envs : {256, 1024}) {
+      const std::string suffix = std::string("/") + precision_name(precision) + "/envs:" + std::to_string(envs) + "/decimation:10";
+      benchmark::RegisterBenchmark(("vector_env_ce/cpu" + suffix).c_str(), bm_env, VehicleModel::Ce, BackendKind::Cpu,
+                                   precision, envs, 10)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
     }
   }
   if (cuda) {
     for (int envs : {16384, 65536}) {
       benchmark::RegisterBenchmark(("vector_env/cuda/fp32/envs:" + std::to_string(envs) + "/decimation:10").c_str(), bm_env,
-                                   BackendKind::Cuda, Precision::Fp32, envs, 10)
+                                   VehicleModel::Strut, BackendKind::Cuda, Precision::Fp32, envs, 10)
           ->UseRealTime()
           ->Unit(benchmark::kMicrosecond);
+    }
+    for (Precision precision : {Precision::Fp32, Precision::Fp64}) {
+      for (int envs : {4096, 16384, 65536}) {
+        benchmark::RegisterBenchmark(
+            ("vector_env_ce/cuda/" + std::string(precision_name(precision)) + "/envs:" + std::to_string(envs) + "/decimation:10")
+                .c_str(),
+            bm_env, VehicleModel::Ce, BackendKind::Cuda, precision, envs, 10)
+            ->UseRealTime()
+            ->Unit(benchmark::kMicrosecond);
+      }
     }
   } else {
     benchmark::RegisterBenchmark("vector_env/cuda", [why](benchmark::State& state) { state.SkipWithError(why.c_str()); });

@@ -29,7 +29,14 @@ const char* backend_name(BackendKind b) {
   return "?";
 }
 
-const char* model_name(VehicleModel m) { return m == VehicleModel::Ce ? "ce" : "strut"; }
+const char* model_name(VehicleModel m) {
+  switch (m) {
+    case VehicleModel::Strut: return "strut";
+    case VehicleModel::Ce: return "ce";
+    case VehicleModel::Pgs: return "pgs";
+  }
+  return "?";
+}
 
 const char* precision_name(Precision p) { return p == Precision::Fp32 ? "fp32" : "fp64"; }
 
@@ -45,6 +52,7 @@ bool starts_at_minus_one(int m) {
     case metric::max_path_deviation:
     case metric::path_progress:
     case metric::maneuver_end_time:
+    case metric::capsize_time:
       return true;
     default:
       return false;
@@ -56,6 +64,8 @@ template <class T>
 VehicleParams<T> to_precision(const VehicleParams<double>& p) { return convert_params<T>(p); }
 template <class T>
 CeParams<T> to_precision(const CeParams<double>& p) { return convert_ce_params<T>(p); }
+template <class T>
+PgsVehicleParams<T> to_precision(const PgsVehicleParams<double>& p) { return convert_pgs_vehicle_params<T>(p); }
 
 // Model- and precision-independent face of the typed storage + engine.
 class TypedBatch {
@@ -91,6 +101,8 @@ class TypedBatchImpl final : public TypedBatch {
     for (const auto& p : params) host_.params.push_back(to_precision<T>(p));
     host_.terrain = convert_terrain<T>(terrain.desc);
     for (double h : terrain.heightfield) host_.heightfield.push_back(T(h));
+    for (const auto& tv : terrain.variation) host_.terrain_variation.push_back(convert_terrain_variation<T>(tv));
+    host_.capsize_roll = T(options.capsize_roll);
     host_.integrator = IntegratorSettings<T>{T(options.step), options.substeps, options.requery_contact};
     host_.state.assign(static_cast<size_t>(kStateSize) * n, T(0));
     host_.origin.assign(2 * static_cast<size_t>(n), T(0));
@@ -238,7 +250,17 @@ std::unique_ptr<TypedBatch> make_typed(const std::vector<typename Model::templat
                                               : make_typed<Model, double>(params, n, terrain, options, backend);
 }
 
-void validate_terrain(const TerrainSpec& t) {
+void validate_terrain(const TerrainSpec& t, int n) {
+  if (!t.variation.empty() && t.variation.size() != static_cast<size_t>(n)) {
+    throw Error("terrain: variation has " + std::to_string(t.variation.size()) + " entries, expected none or one per vehicle (" +
+                std::to_string(n) + ")");
+  }
+  for (size_t v = 0; v < t.variation.size(); ++v) {
+    const TerrainVariation<double>& x = t.variation[v];
+    if (!std::isfinite(x.shift_x) || !std::isfinite(x.shift_y) || !std::isfinite(x.relief_scale)) {
+      throw Error("terrain: variation of vehicle " + std::to_string(v) + " has a non-finite value");
+    }
+  }
   if (t.desc.kind == TerrainKind::Heightfield) {
     const long long expected = static_cast<long long>(t.desc.hf_nx) * t.desc.hf_ny;
     if (t.desc.hf_nx < 1 || t.desc.hf_ny < 1 || expected != static_cast<long long>(t.heightfield.size())) {
@@ -246,6 +268,9 @@ void validate_terrain(const TerrainSpec& t) {
                   std::to_string(expected));
     }
     if (!(t.desc.hf_dx > 0.0) || !(t.desc.hf_dy > 0.0)) throw Error("terrain: heightfield spacing must be positive");
+    if (t.desc.hf_periodic && (t.desc.hf_nx < 2 || t.desc.hf_ny < 2)) {
+      throw Error("terrain: a periodic heightfield needs at least 2 x 2 samples");
+    }
   }
 }
 
@@ -254,7 +279,9 @@ void validate_terrain(const TerrainSpec& t) {
 struct Batch::Impl {
   VehicleModel model = VehicleModel::Strut;
   std::vector<VehicleParams<double>> params;  // strut: the vehicles'; ce: their shared parts (CeParams::vehicle)
-  std::vector<CeParams<double>> ce_params;    // ce only
+  std::vector<CeParams<double>> ce_params;    // ce; pgs: the vehicles its bodies are built from
+  std::vector<PgsVehicleDef> pgs_defs;        // pgs only
+  std::vector<PgsVehicleParams<double>> pgs_params;  // pgs only, built by init for the step
   TerrainSpec terrain;
   BatchOptions options;
   BackendKind backend = BackendKind::Cpu;
@@ -264,7 +291,16 @@ struct Batch::Impl {
 
   const VehicleParams<double>& params_of(int v) const { return params[static_cast<size_t>(v) % params.size()]; }
   const CeParams<double>& ce_params_of(int v) const { return ce_params[static_cast<size_t>(v) % ce_params.size()]; }
-  int state_size() const { return model == VehicleModel::Ce ? kCeStateSize : kStrutStateSize; }
+  const PgsVehicleParams<double>& pgs_params_of(int v) const {
+    return pgs_params[static_cast<size_t>(v) % pgs_params.size()];
+  }
+  // The terrain vehicle v meets (TerrainSpec::variation), as the engines' vehicle_terrain.
+  TerrainDesc<double> terrain_of(int v) const {
+    return terrain.variation.empty() ? terrain.desc : varied_terrain(terrain.desc, terrain.variation[static_cast<size_t>(v)]);
+  }
+  int state_size() const {
+    return model == VehicleModel::Ce ? kCeStateSize : model == VehicleModel::Pgs ? kPgsVehicleStateSize : kStrutStateSize;
+  }
   void require_strut(const char* what) const {
     if (model != VehicleModel::Strut) {
       throw Error(std::string(what) + " is available for the strut model only (this batch runs '" + model_name(model) +
@@ -294,10 +330,14 @@ void Batch::Impl::init(int n, TerrainSpec terrain_spec, const BatchOptions& batc
   const BatchOptions& o = batch_options;
   if (!(o.step > 0.0) || !(o.step < 1.0)) throw Error("step must be in (0, 1) s, got " + std::to_string(o.step));
   if (o.substeps < 1) throw Error("substeps must be at least 1, got " + std::to_string(o.substeps));
-  if (model == VehicleModel::Ce && !o.requery_contact) {
-    throw Error("requery_contact = false is a strut option: the ce model queries the terrain at every RK4 stage");
+  if (model != VehicleModel::Strut && !o.requery_contact) {
+    throw Error(std::string("requery_contact = false is a strut option: the ") + model_name(model) +
+                " model queries the terrain at every stage");
   }
-  validate_terrain(terrain_spec);
+  validate_terrain(terrain_spec, n);
+  if (!(o.capsize_roll >= 0.0 && o.capsize_roll <= 3.1415926535897931)) {
+    throw Error("capsize_roll must be in [0, pi] rad (0: never), got " + std::to_string(o.capsize_roll));
+  }
   terrain = std::move(terrain_spec);
   terrain.desc.hf_heights = terrain.heightfield.empty() ? nullptr : terrain.heightfield.data();
   options = o;
@@ -306,8 +346,13 @@ void Batch::Impl::init(int n, TerrainSpec terrain_spec, const BatchOptions& batc
   const bool cuda = cuda_device_usable(&why);
   if (o.backend == BackendKind::Cuda && !cuda) throw Error("backend 'cuda' requested but " + why);
   backend = (o.backend == BackendKind::Cpu || !cuda) ? BackendKind::Cpu : BackendKind::Cuda;
-  typed = model == VehicleModel::Ce ? make_typed<CeModel>(ce_params, n, terrain, o, backend)
-                                    : make_typed<StrutModel>(params, n, terrain, o, backend);
+  if (model == VehicleModel::Pgs) {
+    pgs_params.clear();
+    for (const PgsVehicleDef& def : pgs_defs) pgs_params.push_back(build_pgs_vehicle_params<double>(def, o.step / o.substeps, terrain.desc));
+  }
+  typed = model == VehicleModel::Ce    ? make_typed<CeModel>(ce_params, n, terrain, o, backend)
+          : model == VehicleModel::Pgs ? make_typed<PgsVehicleModel>(pgs_params, n, terrain, o, backend)
+                                       : make_typed<StrutModel>(params, n, terrain, o, backend);
   device = typed->device_name();
   if (backend == BackendKind::Cpu && o.backend == BackendKind::Auto) device += ", " + why;
 }
@@ -329,6 +374,19 @@ Batch::Batch(std::vector<CeParams<double>> params, int vehicle_count, TerrainSpe
   set_initial_conditions({InitialCondition{}});
 }
 
+Batch::Batch(std::vector<PgsVehicleDef> params, int vehicle_count, TerrainSpec terrain, BatchOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& b = *impl_;
+  b.model = VehicleModel::Pgs;
+  b.pgs_defs = std::move(params);
+  for (const PgsVehicleDef& d : b.pgs_defs) {
+    b.ce_params.push_back(pgs_vehicle_rest_params(d));
+    b.params.push_back(d.vehicle.vehicle);
+  }
+  b.init(vehicle_count, std::move(terrain), options);
+  set_initial_conditions({InitialCondition{}});
+}
+
 Batch::~Batch() = default;
 Batch::Batch(Batch&&) noexcept = default;
 Batch& Batch::operator=(Batch&&) noexcept = default;
@@ -346,8 +404,15 @@ const VehicleParams<double>& Batch::params(int vehicle) const {
 }
 const CeParams<double>& Batch::ce_params(int vehicle) const {
   impl_->check_vehicle(vehicle);
-  if (impl_->model != VehicleModel::Ce) throw Error("ce_params: this batch runs the strut model");
+  if (impl_->model == VehicleModel::Strut) throw Error("ce_params: this batch runs the strut model");
   return impl_->ce_params_of(vehicle);
+}
+const PgsVehicleParams<double>& Batch::pgs_params(int vehicle) const {
+  impl_->check_vehicle(vehicle);
+  if (impl_->model != VehicleModel::Pgs) {
+    throw Error(std::string("pgs_params: this batch runs the ") + model_name(impl_->model) + " model");
+  }
+  return impl_->pgs_params_of(vehicle);
 }
 const TerrainSpec& Batch::terrain() const { return impl_->terrain; }
 
@@ -365,7 +430,8 @@ void Batch::set_initial_conditions(const std::vector<InitialCondition>& initial)
   }
   // ce starts from a Newton rest state (~0.2 ms each): with one shared parameter set, one per
   // distinct speed, solved here; with per-vehicle sets, one per vehicle, solved in parallel below.
-  const bool ce = b.model == VehicleModel::Ce;
+  // pgs starts from the ce rest state of the vehicle it is built from, mapped onto its bodies.
+  const bool ce = b.model != VehicleModel::Strut;
   const bool ce_shared = ce && b.ce_params.size() == 1;
   std::map<double, std::vector<double>> ce_rest_by_speed;
   if (ce_shared) {
@@ -388,12 +454,13 @@ void Batch::set_initial_conditions(const std::vector<InitialCondition>& initial)
       const InitialCondition& ic = condition(v);
       double ox, oy;
       if (!ce) {
-        strut_initial_state(b.params_of(v), b.terrain.desc, ic.x, ic.y, ic.yaw, ic.speed, s.data(), &ox, &oy);
+        strut_initial_state(b.params_of(v), b.terrain_of(v), ic.x, ic.y, ic.yaw, ic.speed, s.data(), &ox, &oy);
       } else {
         const CeParams<double>& p = b.ce_params_of(v);
         try {
           const std::vector<double> rest = ce_shared ? ce_rest_by_speed.at(ic.speed) : ce_rest_state(p, ic.speed);
-          s = ce_place_on_terrain(p, rest, b.terrain.desc, ic.x, ic.y, ic.yaw, &ox, &oy);
+          s = ce_place_on_terrain(p, rest, b.terrain_of(v), ic.x, ic.y, ic.yaw, &ox, &oy);
+          if (b.model == VehicleModel::Pgs) s = pgs_vehicle_state_from_ce(b.pgs_params_of(v), s);
         } catch (const Error& e) {
           throw Error("initial conditions: vehicle " + std::to_string(v) + ": " + e.what());
         }
@@ -523,6 +590,31 @@ double Batch::time(int vehicle) {
   return counts[vehicle] * impl_->options.step;
 }
 
+namespace {
+// Snapshots of a pgs batch: the chassis body's COM and motion in the chassis frame's attitude.
+std::vector<VehicleSnapshot> pgs_snapshots(const Batch::Impl& b, const std::vector<double>& s, const std::vector<double>& o,
+                                           const std::vector<int>& status, const std::vector<int>& counts) {
+  const int n = b.vehicle_count;
+  std::vector<VehicleSnapshot> out(n);
+  std::vector<double> col(kPgsVehicleStateSize);
+  for (int v = 0; v < n; ++v) {
+    for (int j = 0; j < kPgsVehicleStateSize; ++j) col[j] = s[static_cast<size_t>(j) * n + v];
+    const PgsChassisMotion m = pgs_vehicle_chassis_motion(b.pgs_params_of(v), col.data());
+    const Mat3<double>& r = m.rotation;
+    VehicleSnapshot& snap = out[v];
+    snap.time = counts[v] * b.options.step;
+    snap.status = status[v];
+    snap.position = {o[v] + m.com.x, o[n + v] + m.com.y, m.com.z};
+    snap.euler = {std::atan2(r.m[2][1], r.m[2][2]), std::asin(std::max(-1.0, std::min(1.0, -r.m[2][0]))),
+                  std::atan2(r.m[1][0], r.m[0][0])};  // ZYX, as euler_zyx
+    snap.velocity = {m.velocity.x, m.velocity.y, m.velocity.z};
+    snap.omega_body = {m.omega_body.x, m.omega_body.y, m.omega_body.z};
+    for (int i = 0; i < kCorners; ++i) snap.wheel_spin[i] = m.wheel_spin[i];
+  }
+  return out;
+}
+}  // namespace
+
 std::vector<VehicleSnapshot> Batch::snapshots() {
   Impl& b = *impl_;
   const int n = b.vehicle_count;
@@ -532,6 +624,7 @@ std::vector<VehicleSnapshot> Batch::snapshots() {
   std::vector<VehicleSnapshot> out(n);
   // The models' state indices mean the same, except that ce holds the chassis frame origin and
   // its velocity in chassis axes where strut holds the COM and its world velocity.
+  if (b.model == VehicleModel::Pgs) return pgs_snapshots(b, s, o, status, counts);
   const bool ce = b.model == VehicleModel::Ce;
   const auto index = [ce](int ce_index, int strut_index) { return ce ? ce_index : strut_index; };
   const int pos = index(ce::kPos, strut::kPos), quat = index(ce::kQuat, strut::kQuat);
@@ -576,8 +669,13 @@ double Batch::mechanical_energy(int vehicle) {
   b.check_vehicle(vehicle);
   std::vector<double> s, o;
   b.typed->read(&s, &o, nullptr, nullptr, nullptr);
+  if (b.model == VehicleModel::Pgs) {
+    return pgs_vehicle_energy(b.pgs_params_of(vehicle), b.terrain_of(vehicle), o[vehicle], o[b.vehicle_count + vehicle],
+                              vehicle_column(s, b.vehicle_count, vehicle, kPgsVehicleStateSize));
+  }
   const std::vector<double> col = vehicle_column(s, b.vehicle_count, vehicle, kCeStateSize);
-  const CeEnvironment<double> env{&b.terrain.desc, o[vehicle], o[b.vehicle_count + vehicle]};
+  const TerrainDesc<double> ground = b.terrain_of(vehicle);
+  const CeEnvironment<double> env{&ground, o[vehicle], o[b.vehicle_count + vehicle]};
   return ce_energy(b.ce_params_of(vehicle), env, col.data());
 }
 
@@ -588,7 +686,7 @@ EnergyLedger<double> Batch::energy(int vehicle) {
   std::vector<double> s, o;
   b.typed->read(&s, &o, nullptr, nullptr, nullptr);
   const std::vector<double> col = vehicle_column(s, b.vehicle_count, vehicle, kStrutStateSize);
-  return strut_energy(b.params_of(vehicle), b.terrain.desc, o[vehicle], o[b.vehicle_count + vehicle], col.data());
+  return strut_energy(b.params_of(vehicle), b.terrain_of(vehicle), o[vehicle], o[b.vehicle_count + vehicle], col.data());
 }
 
 StrutDiagnostics<double> Batch::diagnostics(int vehicle) {
@@ -600,7 +698,8 @@ StrutDiagnostics<double> Batch::diagnostics(int vehicle) {
   b.typed->read(&s, &o, nullptr, nullptr, &counts);
   const std::vector<double> col = vehicle_column(s, b.vehicle_count, vehicle, kStrutStateSize);
   const DriverInput<double> input = clamped(b.typed->current_input(vehicle, counts[vehicle] * b.options.step));
-  const StrutEnvironment<double> env(b.params_of(vehicle), &b.terrain.desc, o[vehicle], o[b.vehicle_count + vehicle], input);
+  const TerrainDesc<double> ground = b.terrain_of(vehicle);
+  const StrutEnvironment<double> env(b.params_of(vehicle), &ground, o[vehicle], o[b.vehicle_count + vehicle], input);
   double ds[kStrutStateSize];
   StrutDiagnostics<double> diag{};
   strut_derivative(b.params_of(vehicle), env, input, col.data(), ds, &diag);

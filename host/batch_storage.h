@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fleetdyn/physics/ce_batch.h"
+#include "fleetdyn/physics/pgs_vehicle_batch.h"
 #include "fleetdyn/physics/strut_batch.h"
 
 namespace fleetdyn {
@@ -16,6 +17,8 @@ struct BatchStorage {
   std::vector<typename Model::template Params<T>> params;
   TerrainDesc<T> terrain{};
   std::vector<T> heightfield;
+  std::vector<TerrainVariation<T>> terrain_variation;  // [vehicle_count] or empty (TerrainSpec::variation)
+  T capsize_roll = T(0);                               // [rad] 0: never (BatchOptions::capsize_roll)
   IntegratorSettings<T> integrator{};
   // Maneuver tables (concatenated) and the per-vehicle table index.
   std::vector<int> table_offset, table_length, vehicle_table;
@@ -42,6 +45,8 @@ struct BatchStorage {
     v.param_count = static_cast<int>(params.size());
     v.terrain = terrain;
     v.terrain.hf_heights = heightfield.empty() ? nullptr : heightfield.data();
+    v.terrain_variation = terrain_variation.empty() ? nullptr : terrain_variation.data();
+    v.capsize_roll = capsize_roll;
     v.integrator = integrator;
     v.maneuver.table_count = static_cast<int>(table_offset.size());
     v.maneuver.table_offset = table_offset.data();
@@ -80,7 +85,9 @@ struct BatchStorage {
 };
 
 // Every (model, scalar type) a batch can have, for the engines' explicit instantiations.
-#define FLEETDYN_BATCH_KINDS(X) X(StrutModel, float) X(StrutModel, double) X(CeModel, float) X(CeModel, double)
+#define FLEETDYN_BATCH_KINDS(X)                                                                      \
+  X(StrutModel, float) X(StrutModel, double) X(CeModel, float) X(CeModel, double) X(PgsVehicleModel, float) \
+  X(PgsVehicleModel, double)
 
 // Which parts of the storage changed on the host and must reach the engine's copy.
 enum SyncPart : unsigned {

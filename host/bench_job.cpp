@@ -112,7 +112,9 @@ inline Counted atan2(Counted a, Counted b) {
 #include "fleetdyn/ce_fields.h"
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/ce_batch.h"
+#include "fleetdyn/physics/pgs_vehicle_batch.h"
 #include "fleetdyn/physics/strut_batch.h"
+#include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/vehicle.h"
 
 #if defined(__unix__)
@@ -177,6 +179,8 @@ struct StrutBench {
   using Model = StrutModel;
   template <class T>
   using Params = VehicleParams<T>;
+  using Def = Params<double>;  // what a Batch is built from
+  static const Params<double>& kernel_params(const Def& d, double) { return d; }
   static constexpr VehicleModel kModel = VehicleModel::Strut;
   static constexpr bool kHasSimd = true;  // CPU: SIMD lanes (host/strut_lanes.h) and the scalar path
   static constexpr const char* kScatter = "mass +-5 %, CG height +-5 %, wheel rates +-10 %, friction +-10 %";
@@ -208,6 +212,8 @@ struct CeBench {
   using Model = CeModel;
   template <class T>
   using Params = CeParams<T>;
+  using Def = Params<double>;
+  static const Params<double>& kernel_params(const Def& d, double) { return d; }
   static constexpr VehicleModel kModel = VehicleModel::Ce;
   static constexpr bool kHasSimd = false;  // ce runs the scalar code on the CPU (cpu_simd is ignored)
   static constexpr const char* kScatter =
@@ -237,6 +243,41 @@ struct CeBench {
   }
 };
 
+// The pgs model's vehicle: ce's HMMWV as 17 bodies (fleetdyn/pgs_vehicle.h), 30 fixed sweeps.
+struct PgsBench {
+  using Model = PgsVehicleModel;
+  template <class T>
+  using Params = PgsVehicleParams<T>;
+  using Def = PgsVehicleDef;
+  static Params<double> kernel_params(const Def& d, double step) {
+    return build_pgs_vehicle_params<double>(d, step, default_terrain_desc<double>());
+  }
+  static constexpr VehicleModel kModel = VehicleModel::Pgs;
+  static constexpr bool kHasSimd = false;
+  static constexpr const char* kScatter = CeBench::kScatter;
+  static constexpr const char* kSteerMeaning = CeBench::kSteerMeaning;
+  static constexpr const char* kSteerShort = CeBench::kSteerShort;
+
+  static Def preset() { return PgsVehicleDef{}; }
+  // 1 ms: the step issue 4 asks the vehicle to run at (semi-implicit; its stiffest force
+  // elements, the tires on the wheel bodies, are resolved well below it).
+  static double default_step(const Def&) { return 1.0e-3; }
+  template <class Draw>
+  static void scatter(Def& d, const Draw& draw) { CeBench::scatter(d.vehicle, draw); }
+  // Operations of one evaluation of the vehicle's external loads (tires, springs, dampers,
+  // driveline): the part of a pgs step that plays a derivative's role; the sweeps are in "step".
+  static OpCounts count_derivative(const Params<Counted>& p, const TerrainDesc<Counted>& terrain, Counted origin_x,
+                                   Counted origin_y, DriverInput<Counted> input, const Counted* s, Counted*) {
+    std::vector<Counted> work(s, s + pgsv::kStateSize);
+    pgsv::offset_positions(work.data(), Counted(1.0));
+    pgsv::Loads<Counted> loads;
+    bench_ops::tally() = OpCounts{};
+    pgsv::vehicle_loads(p, terrain, origin_x, origin_y, input, Counted(1e-3), pgs::Strided<Counted>{work.data(), 1, 0},
+                        loads);
+    return bench_ops::tally();
+  }
+};
+
 // Operation counts of a model at a representative state (after 2 s of the maneuver).
 struct OpProfile {
   OpCounts derivative;  // one derivative (no diagnostics)
@@ -245,7 +286,7 @@ struct OpProfile {
 };
 
 template <class M>
-OpProfile count_ops(const typename M::template Params<double>& p, double step) {
+OpProfile count_ops(const typename M::Def& p, double step) {
   using Model = typename M::Model;
   constexpr int kSize = Model::kStateSize;
   BatchOptions options;
@@ -266,8 +307,9 @@ OpProfile count_ops(const typename M::template Params<double>& p, double step) {
   using ParamsD = typename M::template Params<double>;
   static_assert(sizeof(Counted) == sizeof(double) && std::is_trivially_copyable<Counted>::value, "Counted");
   static_assert(sizeof(ParamsC) == sizeof(ParamsD) && std::is_trivially_copyable<ParamsC>::value, "layout");
+  const ParamsD pd = M::kernel_params(p, step);
   ParamsC pc;
-  std::memcpy(static_cast<void*>(&pc), static_cast<const void*>(&p), sizeof(pc));
+  std::memcpy(static_cast<void*>(&pc), static_cast<const void*>(&pd), sizeof(pc));
   const TerrainDesc<Counted> terrain = default_terrain_desc<Counted>();
 
   OpProfile profile;
@@ -408,9 +450,8 @@ double median(std::vector<double> v) {
 // One parameter set per vehicle, scattered around the preset like a Monte Carlo study's draws
 // (deterministic, so every run measures the same batch; which fields and how far: M::kScatter).
 template <class M>
-std::vector<typename M::template Params<double>> scattered_params(const typename M::template Params<double>& preset,
-                                                                  int vehicles) {
-  std::vector<typename M::template Params<double>> sets(static_cast<size_t>(vehicles), preset);
+std::vector<typename M::Def> scattered_params(const typename M::Def& preset, int vehicles) {
+  std::vector<typename M::Def> sets(static_cast<size_t>(vehicles), preset);
   for (int v = 0; v < vehicles; ++v) {
     const auto draw = [v](double salt) {  // in [-1, 1)
       const double x = std::sin(12.9898 * (v + 1) + 78.233 * salt) * 43758.5453;
@@ -464,13 +505,12 @@ RunResult time_batch(Batch& batch, const RunSpec& spec, double min_wall_seconds)
   r.rate_median = median(rates);
   r.rate_min = *std::min_element(rates.begin(), rates.end());
   r.rate_max = *std::max_element(rates.begin(), rates.end());
-  for (int s : batch.status()) r.diverged += s != kStatusRunning;
+  for (int s : batch.status()) r.diverged += s == kStatusDiverged;
   return r;
 }
 
 template <class M>
-RunResult measure(const RunSpec& spec, const typename M::template Params<double>& p, double step,
-                  double min_wall_seconds) {
+RunResult measure(const RunSpec& spec, const typename M::Def& p, double step, double min_wall_seconds) {
   BatchOptions options;
   options.backend = spec.backend;
   options.precision = spec.precision;
@@ -480,7 +520,7 @@ RunResult measure(const RunSpec& spec, const typename M::template Params<double>
   options.cpu_threads = spec.backend == BackendKind::Cpu ? spec.threads : 0;
   options.cpu_simd = spec.simd;
   Batch batch(spec.per_vehicle_params ? scattered_params<M>(p, spec.vehicles)
-                                      : std::vector<typename M::template Params<double>>{p},
+                                      : std::vector<typename M::Def>{p},
               spec.vehicles, TerrainSpec{}, options);
   return time_batch(batch, spec, min_wall_seconds);
 }
@@ -502,7 +542,7 @@ struct BenchModel {
 template <class M>
 BenchModel bench_model() {
   using Params = typename M::template Params<double>;
-  const Params params = M::preset();
+  const typename M::Def params = M::preset();
   BenchModel m;
   m.name = model_name(M::kModel);
   m.has_simd = M::kHasSimd;
@@ -555,8 +595,11 @@ bool parse_two_way(const std::vector<std::string>& names, const char* what, std:
 int run_bench_job(const BenchConfig& config, std::ostream& log) {
   // ---- validate -----------------------------------------------------------------------------
   std::vector<VehicleModel> models;
-  if (!parse_two_way(std::vector<std::string>{config.model}, "model", {"strut", VehicleModel::Strut},
-                     {"ce", VehicleModel::Ce}, models, log)) {
+  if (config.model == "pgs") {
+    models.push_back(VehicleModel::Pgs);
+  } else if (!parse_two_way(std::vector<std::string>{config.model}, "model", {"strut", VehicleModel::Strut},
+                            {"ce", VehicleModel::Ce}, models, log)) {
+    log << "fleetdyn bench: (pgs is known too)\n";
     return 2;
   }
   bool want_cpu = false, want_cuda = false;
@@ -617,7 +660,9 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
 
   BenchModel model;
   try {
-    model = models[0] == VehicleModel::Ce ? bench_model<CeBench>() : bench_model<StrutBench>();
+    model = models[0] == VehicleModel::Ce    ? bench_model<CeBench>()
+            : models[0] == VehicleModel::Pgs ? bench_model<PgsBench>()
+                                             : bench_model<StrutBench>();
   } catch (const std::exception& e) {
     log << "fleetdyn bench: " << model_name(models[0]) << " preset failed: " << e.what() << "\n";
     return 1;

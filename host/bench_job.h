@@ -1,4 +1,4 @@
-// `fleetdyn bench`: throughput of the strut or the ce model over batch sizes, backends,
+// `fleetdyn bench`: throughput of the strut, ce or pgs model over batch sizes, backends,
 // precisions and CPU thread counts, written as JSON under bench/results/. Implemented in
 // host/bench_job.cpp.
 #pragma once
@@ -10,8 +10,9 @@
 namespace fleetdyn {
 
 struct BenchConfig {
-  // The vehicle model: "strut" (hmmwv_params(), 1 ms step) or "ce" (hmmwv_ce_params(), its
-  // default step, 2 ms). Anything else is a bad configuration.
+  // The vehicle model: "strut" (hmmwv_params(), 1 ms step), "ce" (hmmwv_ce_params(), its
+  // default step, 2 ms) or "pgs" (PgsVehicleDef{}: ce's HMMWV in maximal coordinates, 30 sweeps,
+  // 1 ms). Anything else is a bad configuration.
   std::string model = "strut";
   std::vector<int> sizes{1, 100, 10000, 100000};  // vehicles per batch (10^6 added on a GPU by default)
   std::vector<std::string> backends{"cpu", "cuda"};  // "cuda" entries are skipped (and said so) without a device

@@ -1,4 +1,6 @@
-// Rest states of the ce model: static equilibrium on flat ground by Newton iteration.
+// Rest states of the ce model: static equilibrium on flat ground by Newton iteration (the
+// single-source solver of physics/ce_rest.h, which the vector environment runs on the device),
+// and the spring free lengths that make the design position the rest position.
 #include <Eigen/Dense>
 #include <cmath>
 #include <string>
@@ -6,34 +8,20 @@
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/batch_origin.h"
+#include "fleetdyn/physics/ce_rest.h"
 
 namespace fleetdyn {
 namespace {
 
-// Unknowns: chassis height, roll, pitch and the four LCA angles; residuals: the vertical, roll
-// and pitch accelerations of the chassis and the four LCA accelerations.
-constexpr int kUnknowns = 7;
-
-std::vector<double> state_from(const Eigen::Matrix<double, kUnknowns, 1>& x) {
-  using namespace ce;
-  std::vector<double> s(kStateSize, 0.0);
-  s[kPos + 2] = x[0];
-  const Quat<double> q = quat_from_euler_zyx(x[1], x[2], 0.0);
-  store_quat(s.data(), kQuat, q);
-  for (int i = 0; i < kCorners; ++i) s[kLca + i] = x[3 + i];
-  return s;
-}
+constexpr int kUnknowns = ce_rest::kUnknowns;
 
 Eigen::Matrix<double, kUnknowns, 1> residual(const CeParams<double>& p, const CeEnvironment<double>& env,
                                              const Eigen::Matrix<double, kUnknowns, 1>& x) {
-  using namespace ce;
-  const std::vector<double> s = state_from(x);
-  double ds[kStateSize];
-  ce_derivative(p, env, DriverInput<double>{0.0, 0.0, 0.0}, s.data(), ds);
+  double xs[kUnknowns], rs[kUnknowns];
+  for (int k = 0; k < kUnknowns; ++k) xs[k] = x[k];
+  ce_rest_residual(p, env, xs, rs);
   Eigen::Matrix<double, kUnknowns, 1> r;
-  r << ds[kVel + 2], ds[kOmega + 0], ds[kOmega + 1], ds[kLcaRate + 0], ds[kLcaRate + 1], ds[kLcaRate + 2],
-      ds[kLcaRate + 3];
+  for (int k = 0; k < kUnknowns; ++k) r[k] = rs[k];
   return r;
 }
 
@@ -57,12 +45,6 @@ bool newton_solve(Eigen::Matrix<double, N, 1>& x, Residual f, double tolerance, 
   return false;
 }
 
-double initial_height(const CeParams<double>& p) {
-  const double load = ce_total_mass(p) * p.vehicle.gravity / kCorners;
-  const double wheel_z = p.vehicle.tire.unloaded_radius - load / p.vehicle.tire.vertical_stiffness;
-  return wheel_z - p.corner[0].design.wheel_centre.z;
-}
-
 }  // namespace
 
 void ce_balance_springs_at_design(CeParams<double>& p) {
@@ -70,7 +52,7 @@ void ce_balance_springs_at_design(CeParams<double>& p) {
   // accelerations and the front and rear LCA accelerations with the suspension at design.
   const TerrainDesc<double> flat = default_terrain_desc<double>();
   const CeEnvironment<double> env{&flat, 0.0, 0.0};
-  Eigen::Vector4d x(initial_height(p), 0.0, p.axle[0].spring_free_length, p.axle[1].spring_free_length);
+  Eigen::Vector4d x(ce_rest_initial_height(p), 0.0, p.axle[0].spring_free_length, p.axle[1].spring_free_length);
   auto f = [&](const Eigen::Vector4d& v) {
     CeParams<double> q = p;
     q.axle[0].spring_free_length = v[2];
@@ -91,44 +73,23 @@ void ce_balance_springs_at_design(CeParams<double>& p) {
 }
 
 std::vector<double> ce_rest_state(const CeParams<double>& p, double speed) {
-  using namespace ce;
-  const TerrainDesc<double> flat = default_terrain_desc<double>();
-  const CeEnvironment<double> env{&flat, 0.0, 0.0};
-  // Start with the wheels on the ground at the static tire deflection, suspension at design.
-  Eigen::Matrix<double, kUnknowns, 1> x = Eigen::Matrix<double, kUnknowns, 1>::Zero();
-  x[0] = initial_height(p);
-  double norm_r = 0.0;
-  if (!newton_solve<kUnknowns>(x, [&](const Eigen::Matrix<double, kUnknowns, 1>& v) { return residual(p, env, v); },
-                               1e-9, norm_r)) {
-    throw Error("ce_rest_state: static equilibrium not found (residual " + std::to_string(norm_r) + ")");
+  std::vector<double> s(kCeStateSize);
+  const CeRestSolution<double> rest = ce_rest_solve(p, speed, s.data());
+  if (!rest.converged) {
+    throw Error("ce_rest_state: static equilibrium not found (residual " + std::to_string(rest.residual) + ")");
   }
-  std::vector<double> s = state_from(x);
-  s[kVel + 0] = speed;  // chassis axes: level chassis to first order
-  const double load = ce_total_mass(p) * p.vehicle.gravity / kCorners;
-  for (int i = 0; i < kCorners; ++i) s[kWheelSpin + i] = speed / tire_rolling_radius(p.vehicle.tire, load);
   return s;
 }
 
 std::vector<double> ce_place_on_terrain(const CeParams<double>& p, const std::vector<double>& rest,
                                         const TerrainDesc<double>& terrain, double x, double y, double yaw,
                                         double* origin_x, double* origin_y) {
-  using namespace ce;
-  if (rest.size() != static_cast<size_t>(kStateSize)) {
+  if (rest.size() != static_cast<size_t>(kCeStateSize)) {
     throw Error("ce_place_on_terrain: rest state has " + std::to_string(rest.size()) + " values, expected " +
-                std::to_string(kStateSize));
+                std::to_string(kCeStateSize));
   }
-  *origin_x = origin_quantize(x);
-  *origin_y = origin_quantize(y);
-  const GroundPlacement<double> ground = ground_placement(terrain, x - *origin_x, y - *origin_y, *origin_x, *origin_y, yaw);
-  // The rest state stands on flat ground at height 0: the chassis origin relative to the ground
-  // point below the chassis COM, carried rigidly onto the placement.
-  const Quat<double> rest_attitude = normalized(load_quat(rest.data(), kQuat));
-  const Vec3<double> rest_pos = load3(rest.data(), kPos);
-  const Vec3<double> rest_com = rest_pos + rotation_matrix(rest_attitude) * p.chassis_com;
-  const Vec3<double> origin_from_ground = rest_pos - Vec3<double>{rest_com.x, rest_com.y, 0.0};
-  std::vector<double> s = rest;
-  store3(s.data(), kPos, ground.point + rotation_matrix(ground.attitude) * origin_from_ground);
-  store_quat(s.data(), kQuat, normalized(ground.attitude * rest_attitude));
+  std::vector<double> s(kCeStateSize);
+  ce_place_on_terrain(p, rest.data(), terrain, x, y, yaw, s.data(), origin_x, origin_y);
   return s;
 }
 

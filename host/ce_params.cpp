@@ -5,6 +5,7 @@
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/ce_rest.h"
 #include "fleetdyn/vehicle.h"
 #include "host/convert_scalars.h"
 
@@ -157,12 +158,7 @@ CeParams<double> hmmwv_ce_params() {
   return p;
 }
 
-double ce_total_mass(const CeParams<double>& p) {
-  double m = p.chassis_mass + kCorners * p.wheel_mass;
-  for (int i = 0; i < kCorners; ++i)
-    for (int j = 0; j < kCeAggregateBodies; ++j) m += p.body_mass[i][j];
-  return m;
-}
+double ce_total_mass(const CeParams<double>& p) { return ce_vehicle_mass(p); }
 
 template <class T>
 CeParams<T> convert_ce_params(const CeParams<double>& p) {

@@ -42,12 +42,20 @@ TerrainDesc<T> convert_terrain(const TerrainDesc<double>& d) {
   t.hf_nx = d.hf_nx;
   t.hf_ny = d.hf_ny;
   t.hf_heights = nullptr;  // the storage's view points at its own copy
+  t.hf_height_scale = T(d.hf_height_scale);
+  t.hf_periodic = d.hf_periodic;
   t.loop_x = T(d.loop_x);
   t.loop_radius = T(d.loop_radius);
   t.loop_lateral_shift = T(d.loop_lateral_shift);
   t.loop_track_width = T(d.loop_track_width);
   t.mu_scale = T(d.mu_scale);
+  t.per_lane = nullptr;  // set by the SIMD lane runner for its own lanes only
   return t;
+}
+
+template <class T>
+TerrainVariation<T> convert_terrain_variation(const TerrainVariation<double>& v) {
+  return {T(v.shift_x), T(v.shift_y), T(v.relief_scale)};
 }
 
 }  // namespace fleetdyn

@@ -13,6 +13,12 @@ namespace fleetdyn {
 // ("no CUDA device: ...", "built without CUDA").
 bool cuda_device_usable(std::string* why);
 
+// CUDA devices this process sees (0 without CUDA or without a device).
+int cuda_device_count();
+// Makes `device` the calling thread's current device: the engines created afterwards allocate
+// and run there. Throws fleetdyn::Error (no CUDA, or the runtime refuses).
+void use_cuda_device(int device);
+
 // Throws fleetdyn::Error when no device is usable.
 template <class Model, class T>
 std::unique_ptr<Engine<Model, T>> make_cuda_engine();

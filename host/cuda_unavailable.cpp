@@ -1,4 +1,6 @@
 // The CUDA entry points of a build without CUDA.
+#include <string>
+
 #include "fleetdyn/error.h"
 #include "host/cuda_engine.h"
 
@@ -7,6 +9,12 @@ namespace fleetdyn {
 bool cuda_device_usable(std::string* why) {
   if (why) *why = "no CUDA device (fleetdyn was built without CUDA)";
   return false;
+}
+
+int cuda_device_count() { return 0; }
+
+void use_cuda_device(int device) {
+  throw Error("cannot use CUDA device " + std::to_string(device) + ": fleetdyn was built without CUDA");
 }
 
 template <class Model, class T>

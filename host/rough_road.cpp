@@ -1,6 +1,7 @@
 // ISO 8608 random roads by spectral synthesis (fleetdyn/rough_road.h).
 #include "fleetdyn/rough_road.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -17,8 +18,30 @@ double iso8608_reference_psd(char road_class) {
   return 16.0e-6 * std::pow(4.0, road_class - 'A');
 }
 
+double iso8608_class_psd(double road_class) {
+  if (!(road_class >= 1.0 && road_class <= 8.0)) {
+    throw Error("rough road: a numeric road class must be in [1, 8] (A = 1 .. H = 8), got " + std::to_string(road_class));
+  }
+  return 16.0e-6 * std::pow(4.0, road_class - 1.0);
+}
+
+double rough_road_psd(const RoughRoadSettings& r) {
+  if (r.roughness != 0.0) {
+    if (!(r.roughness > 0.0) || !std::isfinite(r.roughness)) {
+      throw Error("rough road: roughness must be positive, got " + std::to_string(r.roughness));
+    }
+    return r.roughness;
+  }
+  return iso8608_reference_psd(r.road_class);
+}
+
+double rough_road_variance(const RoughRoadSettings& r) {
+  const double n0 = 0.1;
+  return rough_road_psd(r) * n0 * n0 * (1.0 / r.n_min - 1.0 / r.n_max);
+}
+
 TerrainSpec iso8608_road(const RoughRoadSettings& r) {
-  const double gd0 = iso8608_reference_psd(r.road_class);
+  const double gd0 = rough_road_psd(r);
   const auto positive = [](double value, const char* field) {
     if (!(value > 0.0) || !std::isfinite(value)) {
       throw Error(std::string("rough road: ") + field + " must be positive, got " + std::to_string(value));
@@ -40,17 +63,42 @@ TerrainSpec iso8608_road(const RoughRoadSettings& r) {
   const int ny = static_cast<int>(std::lround(r.width / r.spacing_y)) + 1;
   if (static_cast<long long>(nx) * ny > 200000000LL) throw Error("rough road: more than 2e8 samples; raise the spacing");
 
-  // Bands of equal width in log n; n_k at the band's geometric centre.
+  // Bands of equal width in log n; n_k at the band's geometric centre, where the band's
+  // variance Gd(n0) n0^2 (1/lo - 1/hi) = Gd(n0) (n0/n_k)^2 (hi - lo) exactly (n_k^2 = lo hi).
   const double n0 = 0.1, two_pi = 6.283185307179586;
   const double ratio = std::pow(r.n_max / r.n_min, 1.0 / r.bands);
-  std::vector<double> amplitude(r.bands), wavenumber(r.bands), slant(r.bands), phase(r.bands);
+  std::vector<double> amplitude, wavenumber, cross_wavenumber, phase;  // one entry per wave
+  const double period_x = (nx - 1) * r.spacing_x, period_y = (ny - 1) * r.spacing_y;
+  if (r.periodic && (nx < 3 || ny < 2)) throw Error("rough road: a periodic road needs at least 3 x 2 samples");
+  long long last_cycles = -1;  // periodic: whole periods of the last wave along the tile
   for (int k = 0; k < r.bands; ++k) {
     const double lo = r.n_min * std::pow(ratio, k), hi = lo * ratio, n = std::sqrt(lo * hi);
-    amplitude[k] = std::sqrt(2.0 * gd0 * (n0 / n) * (n0 / n) * (hi - lo));
-    wavenumber[k] = two_pi * n;
+    const double a = std::sqrt(2.0 * gd0 * (n0 / n) * (n0 / n) * (hi - lo));
     const auto u = [&](uint32_t dim) { return bits_to_open_unit(counter_bits64(r.seed, static_cast<uint64_t>(k), dim)); };
-    phase[k] = two_pi * u(0);
-    slant[k] = std::tan(r.max_lateral_angle * (2.0 * u(1) - 1.0));
+    const double slant = std::tan(r.max_lateral_angle * (2.0 * u(1) - 1.0));
+    if (!r.periodic) {
+      amplitude.push_back(a);
+      wavenumber.push_back(two_pi * n);
+      cross_wavenumber.push_back(two_pi * n * slant);
+      phase.push_back(two_pi * u(0));
+      continue;
+    }
+    // On the tile's lattice. Bands are in increasing n, so equal cycle counts are neighbours:
+    // merged, the wave keeps the first band's phase and slant and the bands' summed variance.
+    const long long cycles = std::max(1LL, std::llround(n * period_x));
+    if (2 * cycles >= nx - 1) {
+      throw Error("rough road: n_max (" + std::to_string(r.n_max) + " cycle/m) reaches the Nyquist frequency of the periodic tile");
+    }
+    if (cycles == last_cycles) {
+      amplitude.back() = std::hypot(amplitude.back(), a);
+      continue;
+    }
+    last_cycles = cycles;
+    const double nq = static_cast<double>(cycles) / period_x;
+    amplitude.push_back(a);
+    wavenumber.push_back(two_pi * nq);
+    cross_wavenumber.push_back(two_pi * static_cast<double>(std::llround(nq * slant * period_y)) / period_y);
+    phase.push_back(two_pi * u(0));
   }
   TerrainSpec t;
   t.desc = default_terrain_desc<double>();
@@ -61,14 +109,15 @@ TerrainSpec iso8608_road(const RoughRoadSettings& r) {
   t.desc.hf_dy = r.spacing_y;
   t.desc.hf_nx = nx;
   t.desc.hf_ny = ny;
+  t.desc.hf_periodic = r.periodic ? 1 : 0;
   t.heightfield.assign(static_cast<size_t>(nx) * ny, 0.0);
   // Each wave along a row by rotation (z <- z * e^{i k dx}): two complex multiply-adds per
   // sample instead of a cosine; the accumulated round-off over a row stays near 1e-12.
-  for (int k = 0; k < r.bands; ++k) {
+  for (size_t k = 0; k < amplitude.size(); ++k) {
     const double step_re = std::cos(wavenumber[k] * r.spacing_x), step_im = std::sin(wavenumber[k] * r.spacing_x);
     for (int iy = 0; iy < ny; ++iy) {
       const double y = t.desc.hf_y0 + iy * r.spacing_y;
-      double re = std::cos(wavenumber[k] * slant[k] * y + phase[k]), im = std::sin(wavenumber[k] * slant[k] * y + phase[k]);
+      double re = std::cos(cross_wavenumber[k] * y + phase[k]), im = std::sin(cross_wavenumber[k] * y + phase[k]);
       double* row = t.heightfield.data() + static_cast<size_t>(iy) * nx;
       for (int ix = 0; ix < nx; ++ix) {
         row[ix] += amplitude[k] * re;
@@ -77,6 +126,16 @@ TerrainSpec iso8608_road(const RoughRoadSettings& r) {
         re = next_re;
       }
     }
+  }
+  if (r.periodic) {
+    // Whole periods have zero mean. The last column and row are the first again (exactly, not
+    // to the rotation's round-off), so the surface joins itself without a seam.
+    for (int iy = 0; iy < ny; ++iy) {
+      double* row = t.heightfield.data() + static_cast<size_t>(iy) * nx;
+      row[nx - 1] = row[0];
+    }
+    std::copy(t.heightfield.begin(), t.heightfield.begin() + nx, t.heightfield.end() - nx);
+    return t;
   }
   double mean = 0.0;
   for (double h : t.heightfield) mean += h;

@@ -57,7 +57,7 @@ void write_results_csv(const fs::path& path, Batch& batch, const Scenario& s, co
   AtomicFile f(path);
   std::string line = "id,x_m,y_m,z_m,roll_rad,pitch_rad,yaw_rad,speed_m_per_s";
   for (const MetricInfo& m : kMetricInfo) line += std::string(",") + m.name + unit_suffix(m.unit);
-  line += ",diverged";
+  line += ",diverged,capsized";
   for (const auto& p : params) line += "," + p + unit_suffix(param_unit(batch.model(), p));
   line += '\n';
   f.write(line);
@@ -70,8 +70,9 @@ void write_results_csv(const fs::path& path, Batch& batch, const Scenario& s, co
     append_double(line += ',', std::sqrt(vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2]));
     for (int m = 0; m < kMetricCount; ++m) append_double(line += ',', r.metrics[static_cast<size_t>(m) * n + v]);
     line += r.status[static_cast<size_t>(v)] == kStatusDiverged ? ",1" : ",0";
+    line += r.status[static_cast<size_t>(v)] == kStatusRolledOver ? ",1" : ",0";
     for (const auto& p : params) {
-      append_double(line += ',', batch.model() == VehicleModel::Ce ? ce_param(batch.ce_params(v), p)
+      append_double(line += ',', batch.model() != VehicleModel::Strut ? ce_param(batch.ce_params(v), p)
                                                                     : vehicle_param(batch.params(v), p));
     }
     line += '\n';
@@ -256,6 +257,7 @@ int run_impl(const RunOptions& given, std::ostream& out, std::ostream& err) {
   r.status = batch.status();
   const int nveh = batch.vehicle_count();
   const long long diverged = std::count(r.status.begin(), r.status.end(), static_cast<int>(kStatusDiverged));
+  const long long capsized = std::count(r.status.begin(), r.status.end(), static_cast<int>(kStatusRolledOver));
   const double vehicle_steps = static_cast<double>(nveh) * static_cast<double>(total);
   const double sim_time = static_cast<double>(total) * s.step;
   const double steps_per_s = run_s > 0.0 ? vehicle_steps / run_s : 0.0;
@@ -287,7 +289,8 @@ int run_impl(const RunOptions& given, std::ostream& out, std::ostream& err) {
   j["wall_time_s"] = run_s;
   j["vehicle_steps_per_s"] = steps_per_s;
   j["sim_vehicle_seconds_per_s"] = sim_per_s;
-  j["counts"] = {{"vehicles", nveh}, {"diverged", diverged}, {"completed", nveh - diverged}};
+  // completed: stepped to the end (diverged and capsized vehicles were frozen before it).
+  j["counts"] = {{"vehicles", nveh}, {"diverged", diverged}, {"capsized", capsized}, {"completed", nveh - diverged - capsized}};
   j["metrics"] = metric_aggregates(r, nveh);
   j["files"] = {{"results", "results.csv"}, {"summary", "summary.json"}};
   write_text_file(folder / "summary.json", j.dump(2) + "\n");
@@ -301,7 +304,7 @@ int run_impl(const RunOptions& given, std::ostream& out, std::ostream& err) {
     std::snprintf(line, sizeof line, "  %s wall: %s vehicle-steps/s, %s simulated vehicle-seconds per second\n",
                   format_seconds(run_s).c_str(), format_rate(steps_per_s).c_str(), format_rate(sim_per_s).c_str());
     out << line;
-    out << "  diverged: " << diverged << " of " << nveh << "\n";
+    out << "  diverged: " << diverged << " of " << nveh << ", capsized (frozen on their side): " << capsized << "\n";
     // The answers at a glance: how many lifted a wheel or two, and the spread of the peaks.
     const auto count_positive = [&](int m) {
       long long k = 0;

@@ -50,7 +50,7 @@ const VehicleParamField& param_field(const Ctx& ctx, VehicleModel model, const Y
   if (!f) {
     const std::vector<std::string> names = param_names(model);
     const std::string hint = suggestion(name, names);
-    const std::string other = find_param_field(model == VehicleModel::Ce ? VehicleModel::Strut : VehicleModel::Ce, name)
+    const std::string other = find_param_field(model != VehicleModel::Strut ? VehicleModel::Strut : VehicleModel::Ce, name)
                                   ? " (a parameter of the other model; this scenario's model is '" +
                                         std::string(model_name(model)) + "')"
                                   : "";
@@ -184,7 +184,9 @@ void load_heightfield(const Ctx& ctx, const YAML::Node& at, const std::string& p
   t.desc.hf_ny = ny;
 }
 
-void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
+// has_study: the scenario has a `study:` section (a rough road then gives each sample its own
+// stretch unless per_sample: false).
+void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s, bool has_study) {
   if (!node.IsMap()) ctx.fail(node, "terrain", "expected a mapping with 'type', got " + describe(node));
   // The type decides which keys are allowed, so read it first.
   YAML::Node type_node;
@@ -197,7 +199,9 @@ void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   if (type == "hill") allowed.insert(allowed.end(), {"x", "y", "height", "radius"});
   if (type == "loop") allowed.insert(allowed.end(), {"x", "radius", "lateral_shift", "track_width"});
   if (type == "heightfield") allowed.insert(allowed.end(), {"file", "x0", "y0", "dx", "dy"});
-  if (type == "rough_road") allowed.insert(allowed.end(), {"class", "length", "width", "dx", "dy", "seed"});
+  if (type == "rough_road") {
+    allowed.insert(allowed.end(), {"class", "roughness", "length", "width", "dx", "dy", "seed", "per_sample"});
+  }
   const MapReader m(ctx, node, "terrain", allowed, " for terrain type " + type);
 
   s.terrain_type = type;
@@ -240,6 +244,22 @@ void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
       if (c.size() != 1 || c[0] < 'A' || c[0] > 'H') ctx.fail(*n, "terrain.class", "expected an ISO 8608 road class A..H, got '" + c + "'");
       r.road_class = c[0];
     }
+    if (const YAML::Node* n = m.find("roughness")) {
+      if (const YAML::Node* c = m.find("class")) {
+        ctx.fail(*n, "terrain.roughness", "gives Gd(n0) directly: give either class (line " + std::to_string(line_of(*c)) +
+                                              ") or roughness, not both");
+      }
+      r.roughness = ctx.number_in(*n, "terrain.roughness", 1.0e-9, 1.0, "m^3");
+    }
+    if (const YAML::Node* n = m.find("per_sample")) {
+      s.terrain_per_sample = ctx.boolean(*n, "terrain.per_sample");
+      if (s.terrain_per_sample && !has_study) {
+        ctx.fail(*n, "terrain.per_sample", "gives each sample of a study its own stretch of the road, but this scenario has no study");
+      }
+    } else {
+      s.terrain_per_sample = has_study;
+    }
+    r.periodic = s.terrain_per_sample;  // each sample drives its own shifted copy of one tile
     r.length = pos("length", 1.0e5, "m", r.length, false);
     r.width = pos("width", 1.0e3, "m", r.width, false);
     r.spacing_x = pos("dx", 10.0, "m", r.spacing_x, false);
@@ -386,7 +406,8 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   if (root.IsNull()) ctx.fail(1, "", "the scenario is empty (expected at least 'duration')");
   const MapReader top(ctx, root, "",
                       {"name", "model", "vehicle", "terrain", "initial", "maneuver", "vehicles", "duration", "step",
-                       "substeps", "contact_requery", "precision", "backend", "cpu_threads", "output", "study", "driver"});
+                       "substeps", "contact_requery", "precision", "backend", "cpu_threads", "output", "study", "driver",
+                       "capsize_roll_deg"});
 
   s.name = std::filesystem::path(path).stem().string();
   if (const YAML::Node* n = top.find("name")) s.name = ctx.string(*n, "name");
@@ -404,7 +425,7 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
     s.params = model_preset(s.params.model, s.preset);
   }
   if (const YAML::Node* n = top.find("terrain")) {
-    parse_terrain(ctx, *n, s);
+    parse_terrain(ctx, *n, s, top.find("study") != nullptr);
   }
   if (const YAML::Node* n = top.find("initial")) parse_initial(ctx, *n, s);
   if (const YAML::Node* n = top.find("maneuver")) {
@@ -454,8 +475,9 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   }
   if (const YAML::Node* n = top.find("contact_requery")) {
     s.contact_requery = ctx.boolean(*n, "contact_requery");
-    if (!s.contact_requery && s.params.model == VehicleModel::Ce) {
-      ctx.fail(*n, "contact_requery", "false is a strut option: the ce model queries the terrain at every RK4 stage");
+    if (!s.contact_requery && s.params.model != VehicleModel::Strut) {
+      ctx.fail(*n, "contact_requery", std::string("false is a strut option: the ") + model_name(s.params.model) +
+                                          " model queries the terrain at every stage");
     }
   }
   // A named choice: the parser's message (naming the allowed values) at the key's line.
@@ -472,6 +494,13 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   choice("precision", parse_precision, s.precision);
   choice("backend", parse_backend, s.backend);
   if (const YAML::Node* n = top.find("cpu_threads")) s.cpu_threads = ctx.integer_in(*n, "cpu_threads", 0, 4096);
+  if (const YAML::Node* n = top.find("capsize_roll_deg")) {
+    s.capsize_roll_deg = ctx.number_in(*n, "capsize_roll_deg", 0.0, 180.0, "deg");
+    if (s.capsize_roll_deg > 0.0 && s.capsize_roll_deg < 30.0) {
+      ctx.fail(*n, "capsize_roll_deg", fmt(s.capsize_roll_deg) + " deg would freeze vehicles that are only leaning in a "
+                                       "turn; give at least 30 (default 80), or 0 for never");
+    }
+  }
   s.output = "out/" + s.name;
   if (const YAML::Node* n = top.find("output")) s.output = ctx.string(*n, "output");
   return s;
@@ -499,8 +528,14 @@ std::vector<VehicleParams<double>> scenario_vehicle_params(const Scenario& s, in
 }
 
 std::vector<CeParams<double>> scenario_ce_params(const Scenario& s, int vehicles) {
-  if (s.params.model != VehicleModel::Ce) throw Error(s.path + ": the scenario's model is '" + s.model + "', not ce");
+  if (s.params.model == VehicleModel::Strut) throw Error(s.path + ": the scenario's model is '" + s.model + "', not ce or pgs");
   return swept_params(s, s.params.ce, vehicles);
+}
+
+std::vector<PgsVehicleDef> pgs_vehicle_defs(const std::vector<CeParams<double>>& vehicles) {
+  std::vector<PgsVehicleDef> defs(vehicles.size());
+  for (size_t v = 0; v < vehicles.size(); ++v) defs[v].vehicle = vehicles[v];
+  return defs;
 }
 
 BatchOptions scenario_batch_options(const Scenario& s) {
@@ -511,14 +546,15 @@ BatchOptions scenario_batch_options(const Scenario& s) {
   bo.substeps = s.substeps;
   bo.requery_contact = s.contact_requery;
   bo.cpu_threads = s.cpu_threads;
+  bo.capsize_roll = s.capsize_roll_deg * kPi / 180.0;
   return bo;
 }
 
 Batch scenario_batch(const Scenario& s) {
   const BatchOptions bo = scenario_batch_options(s);
-  Batch batch = s.params.model == VehicleModel::Ce
-                    ? Batch(scenario_ce_params(s, s.vehicles), s.vehicles, s.terrain, bo)
-                    : Batch(scenario_vehicle_params(s, s.vehicles), s.vehicles, s.terrain, bo);
+  Batch batch = s.params.model == VehicleModel::Ce    ? Batch(scenario_ce_params(s, s.vehicles), s.vehicles, s.terrain, bo)
+                : s.params.model == VehicleModel::Pgs ? Batch(pgs_vehicle_defs(scenario_ce_params(s, s.vehicles)), s.vehicles, s.terrain, bo)
+                                                      : Batch(scenario_vehicle_params(s, s.vehicles), s.vehicles, s.terrain, bo);
   apply_driver(batch, s.driver, s.maneuver);  // the driver first: set_initial_conditions starts the run
   batch.set_initial_conditions({s.initial});
   return batch;

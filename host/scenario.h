@@ -25,8 +25,14 @@
 //     #   heights at y0 + iy*dy), one column per x sample; rows must all have the same length;
 //     #   blank lines and lines starting with '#' are skipped. Heights are relative to base_height.
 //     # rough_road:  ISO 8608 random road over x in [0, length], y in +-width/2 (fleetdyn/rough_road.h):
-//     #   class (A..H, default C), length (1200), width (12), dx (0.1), dy (0.25) [m], seed (1).
-//     #   A study that samples initial.x puts each sample on its own stretch of the road.
+//     #   class (A..H, default C) or roughness (Gd(n0) [m^3], 1e-9..1), length (1200), width (12),
+//     #   dx (0.1), dy (0.25) [m], seed (1): the road's shape.
+//     #   per_sample (study only, default true): the road is a periodic tile (length x width) and
+//     #   each study sample drives its own stretch of it, shifted by (u1 length, u2 width) and
+//     #   with its sign flipped for u3 < 1/2, u from Philox keyed by (study seed, sample); false:
+//     #   every sample on the same road at the same place (common random numbers). The sample's
+//     #   terrain.class / terrain.roughness, when sampled, scales its heights
+//     #   (host/study/study_spec.h).
 //   initial: {speed: 15.0, x: 0, y: 0, yaw_deg: 0}   # [m/s], [m], [m], [deg]; default all 0
 //   maneuver:                   # open-loop table [t, steer, throttle, brake], linear between rows,
 //     - [0.0, 0.0, 0.2, 0.0]    # held after the last row; times strictly increasing;
@@ -43,6 +49,9 @@
 //   precision: fp64             # fp32 | fp64
 //   backend: auto               # auto | cpu | cuda
 //   cpu_threads: 0              # CPU backend threads, 0 = all hardware threads
+//   capsize_roll_deg: 80        # [deg] a vehicle whose roll relative to the ground passes this is
+//                               #   frozen as rolled over (status, capsize_time); 0 = never,
+//                               #   else [30, 180]
 //   output: out/default         # result folder, relative to the working directory;
 //                               # default out/<name>
 //   study: {...}                # a Monte Carlo study over sampled parameters (host/study/study_spec.h)
@@ -106,6 +115,7 @@ struct Scenario {
   double terrain_slope_deg = 0.0;        // plane: as written (terrain.desc holds radians)
   double terrain_bank_deg = 0.0;
   RoughRoadSettings rough_road;          // rough_road: the ISO 8608 road's settings
+  bool terrain_per_sample = false;       // rough_road in a study: each sample on its own stretch
 
   InitialCondition initial;              // yaw in radians
   double initial_yaw_deg = 0.0;
@@ -121,6 +131,7 @@ struct Scenario {
   Precision precision = Precision::Fp64;
   BackendKind backend = BackendKind::Auto;
   int cpu_threads = 0;
+  double capsize_roll_deg = 80.0;        // [deg] BatchOptions::capsize_roll; 0 = never
   std::string output;                    // folder
 
   study::StudySpec study;                // the `study:` section (study.enabled: present)
@@ -138,6 +149,8 @@ Scenario parse_scenario(const std::string& text, const std::string& path);
 // swept set is inconsistent, fleetdyn::Error if the scenario is of the other model.
 std::vector<VehicleParams<double>> scenario_vehicle_params(const Scenario& s, int vehicles);
 std::vector<CeParams<double>> scenario_ce_params(const Scenario& s, int vehicles);
+// The pgs model's vehicles: ce's parameter sets with the default solver settings (PgsVehicleDef).
+std::vector<PgsVehicleDef> pgs_vehicle_defs(const std::vector<CeParams<double>>& vehicles);
 // The scenario's batch (either model) with its options, initial condition and driver.
 Batch scenario_batch(const Scenario& s);
 // The batch options the scenario asks for (backend, precision, step, substeps, threads).

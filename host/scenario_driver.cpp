@@ -97,6 +97,7 @@ DriverSpec parse_driver(const Ctx& ctx, const YAML::Node& node, const InitialCon
         d.path = placed(iso3888_1_path(speed), initial);
       } else {
         const double width = ctx.positive(m.require("vehicle_width"), "driver.vehicle_width", 10.0, "m");
+        d.vehicle_width = width;
         d.path = placed(iso3888_2_path(width, speed), initial);
       }
     }

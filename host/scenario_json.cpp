@@ -33,13 +33,18 @@ json scenario_json(const Scenario& s) {
     terrain["track_width"] = d.loop_track_width;
   } else if (s.terrain_type == "rough_road") {
     const RoughRoadSettings& r = s.rough_road;
-    terrain["class"] = std::string(1, r.road_class);
+    if (r.roughness > 0.0) {
+      terrain["roughness"] = r.roughness;
+    } else {
+      terrain["class"] = std::string(1, r.road_class);
+    }
     terrain["length"] = r.length;
     terrain["width"] = r.width;
     terrain["dx"] = r.spacing_x;
     terrain["dy"] = r.spacing_y;
     terrain["seed"] = r.seed;
-    terrain["psd_n0"] = iso8608_reference_psd(r.road_class);
+    terrain["psd_n0"] = rough_road_psd(r);
+    terrain["per_sample"] = s.terrain_per_sample;
   } else if (s.terrain_type == "heightfield") {
     terrain["file"] = s.heightfield_file;
     terrain["path"] = s.heightfield_path;
@@ -79,6 +84,7 @@ json scenario_json(const Scenario& s) {
   j["precision"] = precision_name(s.precision);
   j["backend"] = backend_name(s.backend);
   j["cpu_threads"] = s.cpu_threads;
+  j["capsize_roll_deg"] = s.capsize_roll_deg;
   j["output"] = s.output;
   j["text"] = s.text;
   return j;

@@ -21,7 +21,9 @@
 namespace fleetdyn {
 
 // Terrain contact for W query points: flat ground vectorized (the same arithmetic as
-// terrain_detail::flat_contact), other kinds through the scalar query per lane.
+// terrain_detail::flat_contact), other kinds through the scalar query per lane, on the lane's
+// own descriptor when the vehicles vary the terrain (TerrainDesc::per_lane; a variation never
+// changes the kind, and flat ground has nothing to vary).
 template <class T, int W>
 inline TerrainContact<Lanes<T, W>> terrain_query(const TerrainDesc<T>& t, Vec3<Lanes<T, W>> local,
                                                  Lanes<T, W> origin_x, Lanes<T, W> origin_y) {
@@ -31,8 +33,8 @@ inline TerrainContact<Lanes<T, W>> terrain_query(const TerrainDesc<T>& t, Vec3<L
   }
   TerrainContact<L> c;
   for (int i = 0; i < W; ++i) {
-    const TerrainContact<T> one =
-        terrain_query(t, Vec3<T>{local.x[i], local.y[i], local.z[i]}, origin_x[i], origin_y[i]);
+    const TerrainContact<T> one = terrain_query(t.per_lane ? t.per_lane[i] : t,
+                                                Vec3<T>{local.x[i], local.y[i], local.z[i]}, origin_x[i], origin_y[i]);
     c.distance.set(i, one.distance);
     c.normal.x.set(i, one.normal.x);
     c.normal.y.set(i, one.normal.y);
@@ -58,9 +60,10 @@ inline void rebase_lanes(const LaneMask<T, W>& running, Lanes<T, W>* s, Lanes<T,
 }
 
 // Advance vehicles first .. first + W - 1 (those that exist and are running) by `steps` outer
-// steps; the lane form of run_vehicle (physics/batch_view.h), with the same divergence
-// handling: a vehicle whose state stops being sane keeps its last sane state, is flagged
-// kStatusDiverged and is no longer written.
+// steps; the lane form of run_vehicle (physics/batch_view.h), with the same divergence and
+// capsize handling: a vehicle whose state stops being sane keeps its last sane state, is flagged
+// kStatusDiverged and is no longer written; one whose roll at a step's start is past the capsize
+// angle keeps that state, is flagged kStatusRolledOver and is no longer written.
 template <class T, int W>
 inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
   using L = Lanes<T, W>;
@@ -84,6 +87,13 @@ inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
   DriverReport<T> report[W];
   int count[W], status[W];
   typename L::Mask running;  // lanes whose state advances
+  // The terrain each lane's vehicle meets (vehicle_terrain); the shared descriptor points at them.
+  TerrainDesc<T> lane_terrain[W];
+  TerrainDesc<T> terrain = b.terrain;
+  if (b.terrain_variation) {
+    for (int i = 0; i < W; ++i) lane_terrain[i] = vehicle_terrain(b, vehicle[i]);
+    terrain.per_lane = lane_terrain;
+  }
   for (int i = 0; i < W; ++i) {
     const int v = vehicle[i];
     set_lane(params, i, b.params[v % b.param_count]);
@@ -117,7 +127,7 @@ inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
       input.brake.set(i, one.brake);
     }
     StrutDiagnostics<L> diag;
-    strut_step(params, b.terrain, origin_x, origin_y, b.integrator, input, s, next, &diag);
+    strut_step(params, terrain, origin_x, origin_y, b.integrator, input, s, next, &diag);
     for (int i = 0; i < W; ++i) {
       if (!lane_is_set(running, i)) continue;
       T lane_next[kStrutStateSize], lane_state[kStrutStateSize];
@@ -131,9 +141,15 @@ inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
         running.bits[i] = 0;
         continue;
       }
-      update_metrics(metrics[i], b.terrain, origin_x[i], origin_y[i], strut_metric_sample(lane_state, get_lane(diag, i)), time[i],
-                     dt);
+      const T roll = update_metrics(metrics[i], b.terrain_variation ? lane_terrain[i] : b.terrain, origin_x[i], origin_y[i],
+                                    strut_metric_sample(lane_state, get_lane(diag, i)), time[i], dt);
       if (driven) update_driver_metrics(metrics[i], report[i], time[i]);
+      if (capsized(roll, b.capsize_roll)) {  // keep s, the state past the capsize angle
+        status[i] = kStatusRolledOver;
+        metrics[i][metric::capsize_time] = time[i];
+        running.bits[i] = 0;
+        continue;
+      }
       ++count[i];
     }
     if (!any_lane(running)) break;

@@ -69,6 +69,7 @@ class CudaEngine final : public Engine<Model, T> {
       params_.upload(host.params, stream_);
       local_params_ = local_params_for(static_cast<int>(host.params.size()));
       heightfield_.upload(host.heightfield, stream_);
+      terrain_variation_.upload(host.terrain_variation, stream_);
       driver_geometry_.upload(host.driver_geometry, stream_);
     }
     if (parts & kSyncVehicles) {
@@ -110,6 +111,7 @@ class CudaEngine final : public Engine<Model, T> {
     BatchView<Model, T> v = host.view();  // scalars from the host, pointers replaced below
     v.params = params_.data();
     v.terrain.hf_heights = heightfield_.data();
+    v.terrain_variation = terrain_variation_.data();  // null when the vehicles share the terrain
     v.maneuver.table_offset = table_offset_.data();
     v.maneuver.table_length = table_length_.data();
     v.maneuver.vehicle_table = vehicle_table_.data();
@@ -138,10 +140,13 @@ class CudaEngine final : public Engine<Model, T> {
     d.programs = programs_.data();
     d.state = driver_state_.data();
     const int blocks = (v.vehicle_count + kThreadsPerBlock - 1) / kThreadsPerBlock;
+    // Parameter sets too large for a per-thread copy (pgs: the core's model arrays, ~10-17 KB)
+    // are always read in place; those kernels are never built with the copy.
+    constexpr bool kCopyable = sizeof(typename Model::template Params<T>) <= 8192;
     if (d.mode != kDriverOpenLoop) {
-      step_kernel<Model, T, true, true><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
-    } else if (local_params_) {
-      step_kernel<Model, T, true, false><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+      step_kernel<Model, T, kCopyable, true><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+    } else if (kCopyable && local_params_) {
+      step_kernel<Model, T, kCopyable, false><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
     } else {
       step_kernel<Model, T, false, false><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
     }
@@ -170,6 +175,7 @@ class CudaEngine final : public Engine<Model, T> {
   DeviceBuffer<T> table_time_, table_steer_, table_throttle_, table_brake_;
   DeviceBuffer<int> step_count_, status_, table_offset_, table_length_, vehicle_table_;
   DeviceBuffer<DriverGeometry<T>> driver_geometry_;
+  DeviceBuffer<TerrainVariation<T>> terrain_variation_;
   DeviceBuffer<T> driver_state_, path_length_, path_x_, path_y_, path_speed_, path_s_;
   DeviceBuffer<int> path_offset_, path_count_, path_closed_, vehicle_path_;
   DeviceBuffer<PathDriverParams<T>> path_params_;
@@ -194,6 +200,17 @@ bool cuda_device_usable(std::string* why) {
   }
   return true;
 }
+
+int cuda_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+void use_cuda_device(int device) { FLEETDYN_CUDA_TRY(cudaSetDevice(device)); }
 
 template <class Model, class T>
 std::unique_ptr<Engine<Model, T>> make_cuda_engine() {

@@ -1,7 +1,8 @@
 // CUDA backend of the vector environment: one thread per env running the per-env routines of
-// physics/env/env_episode.h (the CPU backend's source). Every buffer lives on the device; step()
-// enqueues on the env's stream and reads back nothing except, for device actions, the one int
-// of the action check.
+// physics/env/env_episode.h (the CPU backend's source), for every model (FLEETDYN_ENV_KINDS:
+// strut and ce; ce's reset solves its rest state in the thread, physics/ce_rest.h). Every buffer
+// lives on the device; step() enqueues on the env's stream and reads back nothing except, for
+// device actions, the one int of the action check.
 #include <cuda_runtime.h>
 
 #include <cstring>
@@ -135,6 +136,7 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
     v.actuator = actuator_.data();
     v.command = command_.data();
     v.wheel_load = wheel_load_.data();
+    v.static_load = static_load_.data();
     v.lift_time = lift_time_.data();
     v.progress = progress_.data();
     v.target_speed = target_speed_.data();
@@ -181,9 +183,9 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
   using Pairs = std::vector<std::pair<DeviceBuffer<E>*, std::vector<E>*>>;
   Pairs<T> real_arrays(EnvStorage<Model, T>& h) {
     return {{&state_, &h.state}, {&origin_, &h.origin}, {&actuator_, &h.actuator}, {&command_, &h.command},
-            {&wheel_load_, &h.wheel_load}, {&lift_time_, &h.lift_time}, {&progress_, &h.progress},
-            {&target_speed_, &h.target_speed}, {&episode_return_, &h.episode_return}, {&track_x_, &h.track_x},
-            {&track_y_, &h.track_y}, {&track_s_, &h.track_s}};
+            {&wheel_load_, &h.wheel_load}, {&static_load_, &h.static_load}, {&lift_time_, &h.lift_time},
+            {&progress_, &h.progress}, {&target_speed_, &h.target_speed}, {&episode_return_, &h.episode_return},
+            {&track_x_, &h.track_x}, {&track_y_, &h.track_y}, {&track_s_, &h.track_s}};
   }
   Pairs<int> int_arrays(EnvStorage<Model, T>& h) {
     return {{&segment_, &h.segment}, {&episode_steps_, &h.episode_steps}, {&final_length_, &h.final_length},
@@ -204,8 +206,8 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
   DeviceBuffer<float> actions_slot_[2];
   std::string name_;
   DeviceBuffer<typename Model::template Params<T>> base_params_, params_;
-  DeviceBuffer<T> heightfield_, state_, origin_, actuator_, command_, wheel_load_, lift_time_, progress_, target_speed_,
-      episode_return_, track_x_, track_y_, track_s_;
+  DeviceBuffer<T> heightfield_, state_, origin_, actuator_, command_, wheel_load_, static_load_, lift_time_, progress_,
+      target_speed_, episode_return_, track_x_, track_y_, track_s_;
   DeviceBuffer<int> segment_, episode_steps_, final_length_, end_reason_, bad_;
   DeviceBuffer<uint32_t> episode_index_;
   DeviceBuffer<float> obs_, reward_, final_obs_, final_return_;

@@ -401,13 +401,16 @@ TEST(CeTravelLimits, EngageAtTheToggleFractionAndTheSolidBumper) {
 // What it is for: a vehicle with its chassis COM raised 0.54 m rolls over in the step steer.
 // Without the limit a lifted wheel, flung outward by the roll, is pulled past the rebound stop
 // into the droop toggle at ~40 deg of roll and the state blows up; with it the vehicle is
-// simulated until it lies on its side (beyond 80 deg).
+// simulated until it lies on its side (beyond 80 deg; the capsize stop, which would freeze it
+// there, is off for this check of the model, and on by default: then it ends rolled over).
 TEST(CeTravelLimits, KeepARollingOverVehicleInsideTheChart) {
   CeParams<double> high = hmmwv_ce_params();
   high.chassis_com.z = 0.75;
   CeParams<double> unlimited = high;
   for (CeAxleForces<double>& a : unlimited.axle) a.travel_limit_stiffness = 0.0;
-  Batch batch({high, unlimited}, 2, TerrainSpec{}, ce_options());
+  BatchOptions no_capsize_stop = ce_options();
+  no_capsize_stop.capsize_roll = 0.0;
+  Batch batch({high, unlimited}, 2, TerrainSpec{}, no_capsize_stop);
   batch.set_initial_conditions({{0.0, 0.0, 0.0, 20.0}});
   batch.set_maneuvers({{{0.0, 0.0, 0.25, 0.0}, {1.0, 0.0, 0.25, 0.0}, {1.3, 0.5, 0.25, 0.0}, {5.0, 0.5, 0.25, 0.0}}});
   batch.step(2500);
@@ -419,6 +422,13 @@ TEST(CeTravelLimits, KeepARollingOverVehicleInsideTheChart) {
   EXPECT_EQ(batch.status()[1], kStatusDiverged);
   EXPECT_LT(roll_unlimited, 0.8);
   EXPECT_GT(roll_limited, 1.4);
+  // With the default stop the limited vehicle is frozen as rolled over, not diverged.
+  Batch stopped({high}, 1, TerrainSpec{}, ce_options());
+  stopped.set_initial_conditions({{0.0, 0.0, 0.0, 20.0}});
+  stopped.set_maneuvers({{{0.0, 0.0, 0.25, 0.0}, {1.0, 0.0, 0.25, 0.0}, {1.3, 0.5, 0.25, 0.0}, {5.0, 0.5, 0.25, 0.0}}});
+  stopped.step(2500);
+  EXPECT_EQ(stopped.status()[0], kStatusRolledOver);
+  EXPECT_GT(stopped.metrics()[metric::capsize_time], 1.3);
 }
 
 // Clear errors for what the ce model does not have, and the energy it does.

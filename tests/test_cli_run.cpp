@@ -72,7 +72,7 @@ std::vector<std::string> metric_columns() {
           "max_abs_lat_accel_m_per_s2", "wheel_liftoff_time_s",    "two_wheel_liftoff_time_s",
           "first_liftoff_time_s",    "diverged_time_s",            "longest_two_wheel_liftoff_s",
           "current_two_wheel_liftoff_s", "max_path_deviation_m",   "path_progress_m",
-          "maneuver_end_time_s"};
+          "maneuver_end_time_s",     "max_abs_vert_accel_m_per_s2", "capsize_time_s"};
 }
 
 std::vector<std::string> metric_names() {
@@ -119,7 +119,8 @@ TEST_F(CliRun, TinyScenarioWritesResultsAndSummary) {
 
   const Csv csv = read_csv(dir_ / "run" / "results.csv");
   ASSERT_EQ(csv.rows.size(), 4u);
-  for (const char* c : {"id", "x_m", "y_m", "z_m", "roll_rad", "pitch_rad", "yaw_rad", "speed_m_per_s", "diverged", "tire.mu"}) {
+  for (const char* c : {"id", "x_m", "y_m", "z_m", "roll_rad", "pitch_rad", "yaw_rad", "speed_m_per_s", "diverged", "capsized",
+                        "tire.mu"}) {
     EXPECT_GE(csv.column(c), 0) << c;
   }
   ASSERT_EQ(metric_columns().size(), static_cast<size_t>(kMetricCount));  // keep this test in step with the table

@@ -14,6 +14,9 @@ mpi() { "$mpiexec" --oversubscribe -np 2 "$fleetdyn" "$@"; }
 mpi run "$work/study.yaml" --out "$work/two" --threads 1 --quiet
 cmp "$work/one/samples.csv" "$work/two/samples.csv"
 grep -q '"processes": 2' "$work/two/summary.json"
+# Each rank's record: both ranks on this node, local ranks 0 and 1 (no GPU here: no device).
+grep -q '"local_rank": 1' "$work/two/summary.json"
+grep -q '"cuda_device": null' "$work/two/summary.json"
 
 # Cut the one-process study after 7 rows and half of the 8th, then resume it on 2 ranks.
 mkdir -p "$work/cut"

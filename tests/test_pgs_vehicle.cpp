@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "fleetdyn/batch.h"
 #include "fleetdyn/ce.h"
+#include "fleetdyn/error.h"
 #include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/suspension.h"
 #include "fleetdyn/vehicle.h"
@@ -25,7 +27,7 @@ struct VehicleRun {
   int status = 0;
 
   explicit VehicleRun(const PgsVehicleDef& def = {}, double step = 1e-3) : params(build_pgs_vehicle_params<double>(def, step, default_terrain_desc<double>())) {
-    state = pgs_vehicle_state_from_ce(params, ce_rest_state(def.vehicle));
+    state = pgs_vehicle_state_from_ce(params, ce_rest_state(pgs_vehicle_rest_params(def)));
   }
   void step(int n, DriverInput<double> input = {0.0, 0.0, 0.0}, double dt = 1e-3) {
     std::vector<double> next(state.size());
@@ -36,6 +38,17 @@ struct VehicleRun {
   }
   Vec3<double> chassis_pos() const { return load3(state.data(), pgs::body_field(kChassisBody, pgs::kPx)); }
 };
+
+// ce's tire loads in its rest state on flat ground.
+CeDiagnostics<double> ce_rest_loads(const CeParams<double>& p) {
+  const std::vector<double> rest = ce_rest_state(p);
+  const TerrainDesc<double> flat = default_terrain_desc<double>();
+  CeDiagnostics<double> diag{};
+  double ds[kCeStateSize];
+  ce_derivative(p, CeEnvironment<double>{&flat, 0.0, 0.0}, DriverInput<double>{0.0, 0.0, 0.0}, rest.data(), ds,
+                static_cast<CeCornerBodies<double>*>(nullptr), &diag);
+  return diag;
+}
 
 // The ce rest state maps onto a pgs state that satisfies every joint (the two layouts describe
 // the same configuration), and stays at rest: static equilibrium is the same in both models.
@@ -57,13 +70,7 @@ TEST(PgsVehicle, StaticWheelLoadsMatchCeAndStrut) {
   PgsVehicleDef def;
   VehicleRun run(def);
   run.step(2000);
-  // ce: the tire loads of its rest state.
-  const std::vector<double> ce_rest = ce_rest_state(def.vehicle);
-  const TerrainDesc<double> flat = default_terrain_desc<double>();
-  CeDiagnostics<double> diag{};
-  double ds[kCeStateSize];
-  ce_derivative(def.vehicle, CeEnvironment<double>{&flat, 0.0, 0.0}, DriverInput<double>{0.0, 0.0, 0.0}, ce_rest.data(),
-                ds, static_cast<CeCornerBodies<double>*>(nullptr), &diag);
+  const CeDiagnostics<double> diag = ce_rest_loads(def.vehicle);
   const VehicleParams<double> strut = strut_equivalent_params(def.vehicle);
   double total = 0.0;
   for (int c = 0; c < kCorners; ++c) {
@@ -146,6 +153,147 @@ TEST(PgsVehicle, StepSteerRunsStablyAndMatchesCe) {
   EXPECT_LT(run.state[kDrift], 5e-5);
   EXPECT_GT(ce_yaw, 0.05);
   EXPECT_NEAR(pgs_yaw / ce_yaw, 1.0, 0.02);
+}
+
+// The rigid-wheel mode (contact and friction rows instead of the tire), started from the rest
+// state of a rigid tire (pgs_vehicle_rest_params). Normal impulses stay non-negative and friction
+// inside mu at every step. Without friction the static loads are unique and equal ce's within
+// 1 % per wheel. With friction, four rigid contacts leave the diagonal (warp) share of the loads
+// statically indeterminate (what settles depends on how the wheels scrubbed on the way), so only
+// the axle loads, which statics fix, are compared; all loads averaged over the last second.
+TEST(PgsVehicle, RigidWheelModeCarriesTheStaticLoads) {
+  const CeDiagnostics<double> diag = ce_rest_loads(hmmwv_ce_params());
+  for (double mu : {0.0, 0.8}) {
+    PgsVehicleDef def;
+    def.wheel_contact = WheelContact::Rows;
+    def.vehicle.vehicle.tire.mu = mu;
+    VehicleRun run(def);
+    double mean_load[kCorners] = {};
+    for (int k = 0; k < 3000; ++k) {
+      run.step(1);
+      for (int c = 0; c < kCorners; ++c) {
+        const int normal_row = run.params.contacts[c].row_begin;
+        const double lambda_n = run.state[pgs::impulse_field(kBodies, normal_row)];
+        const double lambda_t = std::hypot(run.state[pgs::impulse_field(kBodies, normal_row + 1)],
+                                           run.state[pgs::impulse_field(kBodies, normal_row + 2)]);
+        ASSERT_GE(lambda_n, 0.0);
+        ASSERT_LE(lambda_t, mu * lambda_n * (1.0 + 1e-9) + 1e-12);
+        if (k >= 2000) mean_load[c] += lambda_n / 1e-3 / 1000.0;
+      }
+    }
+    EXPECT_EQ(run.status & pgs::kStatusNonFinite, 0);
+    for (int axle = 0; axle < 2; ++axle) {
+      const double pgs_axle = mean_load[2 * axle] + mean_load[2 * axle + 1];
+      const double ce_axle = diag.tire_normal_force[2 * axle] + diag.tire_normal_force[2 * axle + 1];
+      EXPECT_NEAR(pgs_axle / ce_axle, 1.0, 0.01) << "mu " << mu << " axle " << axle;
+    }
+    if (mu == 0.0) {
+      for (int c = 0; c < kCorners; ++c) {
+        EXPECT_NEAR(mean_load[c] / diag.tire_normal_force[c], 1.0, 0.01) << "corner " << c;
+      }
+    }
+  }
+}
+
+// ---- the vehicle in the batch API -----------------------------------------------------------------
+
+BatchOptions pgs_options(BackendKind backend, Precision precision) {
+  BatchOptions o;
+  o.backend = backend;
+  o.precision = precision;
+  o.step = 1e-3;
+  o.cpu_threads = 1;
+  return o;
+}
+
+// The batch runs the same step as the physics above: a step steer in the batch ends where the
+// direct loop ends (bit for bit in fp64, one thread), and fp32 stays within 2 cm of fp64 over
+// 4 s (the joint errors are micrometres; fp32 resolves the chassis-relative positions).
+TEST(PgsVehicle, BatchMatchesTheDirectLoopAndFp32TracksFp64) {
+  const Maneuver steer{{0.0, 0.0, 0.15, 0.0}, {1.0, 0.0, 0.15, 0.0}, {1.2, 0.1, 0.15, 0.0}};
+  InitialCondition ic;
+  ic.speed = 15.0;
+  std::vector<VehicleSnapshot> snaps[2];
+  for (int k = 0; k < 2; ++k) {
+    Batch batch({PgsVehicleDef{}}, 2, TerrainSpec{}, pgs_options(BackendKind::Cpu, k == 0 ? Precision::Fp64 : Precision::Fp32));
+    batch.set_initial_conditions({ic});
+    batch.set_maneuvers({steer});
+    batch.step(4000);
+    snaps[k] = batch.snapshots();
+    for (int s : batch.status()) EXPECT_EQ(s, kStatusRunning);
+  }
+  EXPECT_EQ(snaps[0][0].position, snaps[0][1].position);
+  for (int a = 0; a < 2; ++a) EXPECT_NEAR(snaps[1][0].position[a], snaps[0][0].position[a], 0.02) << "axis " << a;
+  EXPECT_NEAR(snaps[1][0].euler[2], snaps[0][0].euler[2], 2e-3);
+  EXPECT_GT(snaps[0][0].euler[2], 0.3) << "the vehicle turned left";
+}
+
+// A vehicle whose state is poisoned is flagged diverged and frozen; the others go on unchanged.
+TEST(PgsVehicle, DivergingVehicleIsIsolated) {
+  Batch batch({PgsVehicleDef{}}, 3, TerrainSpec{}, pgs_options(BackendKind::Cpu, Precision::Fp64));
+  std::vector<double> poisoned(static_cast<size_t>(batch.state_size()));
+  const std::vector<double> all = batch.state();
+  for (int j = 0; j < batch.state_size(); ++j) poisoned[static_cast<size_t>(j)] = all[static_cast<size_t>(j) * 3 + 1];
+  poisoned[pgs::body_field(corner_body(0, kWheelBody), pgs::kVz)] = std::nan("");
+  batch.set_vehicle_state(1, poisoned);
+  batch.step(100);
+  const std::vector<int> status = batch.status();
+  EXPECT_EQ(status[0], kStatusRunning);
+  EXPECT_EQ(status[1], kStatusDiverged);
+  EXPECT_EQ(status[2], kStatusRunning);
+  const std::vector<VehicleSnapshot> snaps = batch.snapshots();
+  EXPECT_EQ(snaps[0].position, snaps[2].position);
+}
+
+TEST(PgsVehicle, BadDefinitionsAreRejected) {
+  PgsVehicleDef def;
+  def.iterations = 0;
+  try {
+    Batch batch({def}, 1, TerrainSpec{}, pgs_options(BackendKind::Cpu, Precision::Fp64));
+    FAIL() << "iterations = 0 accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("iterations"), std::string::npos) << e.what();
+  }
+  PgsVehicleDef rigid;
+  rigid.wheel_contact = WheelContact::Rows;
+  TerrainSpec hill;
+  hill.desc.kind = TerrainKind::Hill;
+  hill.desc.hill_radius = 5.0;
+  hill.desc.hill_height = 1.0;
+  try {
+    Batch batch({rigid}, 1, hill, pgs_options(BackendKind::Cpu, Precision::Fp64));
+    FAIL() << "rigid wheels on a hill accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("flat"), std::string::npos) << e.what();
+  }
+  BatchOptions no_requery = pgs_options(BackendKind::Cpu, Precision::Fp64);
+  no_requery.requery_contact = false;
+  EXPECT_THROW(Batch({PgsVehicleDef{}}, 1, TerrainSpec{}, no_requery), Error);
+}
+
+// CUDA against the CPU (only with a device): the same batch of differing vehicles; fp64 within
+// 1e-9 m relative after 2 s, fp32 within 1 cm.
+TEST(PgsVehicle, CudaMatchesCpu) {
+  std::string why;
+  if (!cuda_available(&why)) GTEST_SKIP() << "no CUDA device: " << why;
+  std::vector<PgsVehicleDef> defs(8);
+  for (size_t k = 0; k < defs.size(); ++k) defs[k].vehicle.vehicle.tire.mu *= 0.8 + 0.05 * double(k);
+  const Maneuver steer{{0.0, 0.0, 0.2, 0.0}, {0.5, 0.2, 0.2, 0.0}};
+  InitialCondition ic;
+  ic.speed = 12.0;
+  for (Precision precision : {Precision::Fp64, Precision::Fp32}) {
+    std::vector<VehicleSnapshot> snaps[2];
+    for (int k = 0; k < 2; ++k) {
+      Batch batch(defs, 8, TerrainSpec{}, pgs_options(k == 0 ? BackendKind::Cpu : BackendKind::Cuda, precision));
+      batch.set_initial_conditions({ic});
+      batch.set_maneuvers({steer});
+      batch.step(2000);
+      snaps[k] = batch.snapshots();
+    }
+    const double tolerance = precision == Precision::Fp64 ? 1e-9 * 30.0 : 0.01;
+    for (int v = 0; v < 8; ++v)
+      for (int a = 0; a < 3; ++a) EXPECT_NEAR(snaps[1][v].position[a], snaps[0][v].position[a], tolerance);
+  }
 }
 
 }  // namespace

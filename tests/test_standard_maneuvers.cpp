@@ -33,7 +33,8 @@ Outcome run(const std::string& file, int vehicles = 0) {
   o.snapshots = batch.snapshots();
   o.status = batch.status();
   o.n = batch.vehicle_count();
-  for (int v = 0; v < o.n; ++v) EXPECT_EQ(o.status[static_cast<size_t>(v)], kStatusRunning) << file << " vehicle " << v;
+  // Running to the end, or frozen on its side once past the capsize angle; never diverged.
+  for (int v = 0; v < o.n; ++v) EXPECT_NE(o.status[static_cast<size_t>(v)], kStatusDiverged) << file << " vehicle " << v;
   return o;
 }
 
@@ -44,6 +45,17 @@ TEST(StandardManeuvers, FishhookTipsTheHighCgVehicleOnly) {
   EXPECT_EQ(o.at(metric::two_wheel_liftoff_time, 0), 0.0);
   EXPECT_GT(o.at(metric::maneuver_end_time, 0), 0.5 + 2.0 * 0.27 / 1.41 + 3.0);
   EXPECT_GT(o.at(metric::max_abs_roll, 1), 45.0 * M_PI / 180.0);
+  // The CG-1.7 m vehicle rolls over: it ends frozen on its side (capsize_roll_deg, default 80),
+  // not diverged, with finite metrics; the preset runs to the end.
+  EXPECT_EQ(o.status[0], kStatusRunning);
+  EXPECT_EQ(o.status[1], kStatusRolledOver);
+  EXPECT_EQ(o.at(metric::capsize_time, 0), -1.0);
+  EXPECT_GT(o.at(metric::capsize_time, 1), 0.5);
+  EXPECT_EQ(o.at(metric::diverged_time, 1), -1.0);
+  for (int m = 0; m < kMetricCount; ++m) EXPECT_TRUE(std::isfinite(o.at(m, 1))) << "metric " << m;
+  // Frozen where it passed 80 deg: its reported roll is there, not upside down beyond it.
+  EXPECT_GT(std::fabs(o.snapshots[1].euler[0]), 80.0 * M_PI / 180.0);
+  EXPECT_LT(std::fabs(o.snapshots[1].euler[0]), 85.0 * M_PI / 180.0);
 }
 
 TEST(StandardManeuvers, ProgramsEndWhenTheirDefinitionsSay) {

@@ -121,7 +121,7 @@ TEST(StudyScenario, MalformedDistributionsNameFileLineAndField) {
                        at + "study.parameters.cg_height.weights[1]: "));
   EXPECT_TRUE(contains(parse_error(head + "    cg_hieght: {dist: uniform, min: 1, max: 2}\n"), "(did you mean 'cg_height'?)"));
   EXPECT_TRUE(contains(parse_error(head + "    terrain.slope_deg: {dist: uniform, min: 1, max: 2}\n"),
-                       "only terrain.mu_scale can be sampled"));
+                       "cannot be sampled: a sample's terrain differs from the batch's only by its friction"));
   EXPECT_TRUE(contains(parse_error(head + "    cg_height: {dist: uniform, min: 10, max: 20}\n"),
                        at + "study.parameters.cg_height: the distribution lies entirely outside the allowed range [0.2, 5] m"));
   EXPECT_TRUE(contains(parse_error(head + "    cg_height: 0.9\n"), at + "study.parameters.cg_height: expected a distribution"));

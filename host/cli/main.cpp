@@ -2,7 +2,7 @@
 //   fleetdyn run [SCENARIO] [--out DIR] [--vehicles N | --samples N] [--backend auto|cpu|cuda]
 //                [--precision fp32|fp64] [--threads N] [--quiet]
 //   fleetdyn run --resume DIR [--threads N] [--quiet]      # continue a study
-//   fleetdyn bench [--model strut|ce] [--sizes 1,100,...] [--backends cpu,cuda] [--precisions fp32,fp64]
+//   fleetdyn bench [--model strut|ce|pgs] [--sizes 1,100,...] [--backends cpu,cuda] [--precisions fp32,fp64]
 //                  [--threads 1,2] [--min-time S] [--out DIR] [--machine NAME] [--quiet]
 //   fleetdyn params [--model strut|ce] [--preset NAME]
 //   fleetdyn kinematics [--preset hmmwv] [--from M --to M --step M] [--steer RAD] [--out FILE] [--plot]
@@ -51,8 +51,10 @@ int main(int argc, char** argv) {
   // ---- bench --------------------------------------------------------------------------------
   BenchConfig bench;
   CLI::App* bench_cmd = app.add_subcommand("bench", "Measure throughput over batch sizes, backends and precisions");
-  bench_cmd->add_option("--model", bench.model, "Vehicle model: strut, or ce (scalar CPU path only)")
-      ->check(CLI::IsMember({"strut", "ce"}))
+  bench_cmd->add_option("--model", bench.model,
+                        "Vehicle model: strut, ce or pgs (ce and pgs: scalar CPU path only; pgs: the maximal-coordinate "
+                        "vehicle, 30 sweeps)")
+      ->check(CLI::IsMember({"strut", "ce", "pgs"}))
       ->capture_default_str();
   bench_cmd->add_option("--sizes", bench.sizes, "Vehicles per batch, comma separated")->delimiter(',')->capture_default_str();
   bench_cmd->add_option("--backends", bench.backends, "Backends, comma separated")

@@ -22,7 +22,7 @@ struct EnvStorage {
   std::vector<T> heightfield;
   IntegratorSettings<T> integrator{};
   std::vector<Params> base_params, params;
-  std::vector<T> state, origin, actuator, command, wheel_load, lift_time, progress, target_speed, episode_return;
+  std::vector<T> state, origin, actuator, command, wheel_load, static_load, lift_time, progress, target_speed, episode_return;
   std::vector<T> track_x, track_y, track_s;
   std::vector<int> segment, episode_steps, final_length, end_reason;
   std::vector<uint32_t> episode_index;
@@ -40,6 +40,7 @@ struct EnvStorage {
     actuator.assign(3 * count, T(0));
     command.assign(3 * count, T(0));
     wheel_load.assign(4 * count, T(0));
+    static_load.assign(4 * count, T(1));
     for (auto* a : {&lift_time, &progress, &target_speed, &episode_return}) a->assign(count, T(0));
     for (auto* a : {&track_x, &track_y, &track_s}) a->assign(track, T(0));
     for (auto* a : {&segment, &episode_steps, &final_length, &end_reason}) a->assign(count, 0);
@@ -67,6 +68,7 @@ struct EnvStorage {
     v.actuator = actuator.data();
     v.command = command.data();
     v.wheel_load = wheel_load.data();
+    v.static_load = static_load.data();
     v.lift_time = lift_time.data();
     v.progress = progress.data();
     v.segment = segment.data();
@@ -92,7 +94,7 @@ struct EnvStorage {
 };
 
 // Every (model, scalar type) a vector env can have.
-#define FLEETDYN_ENV_KINDS(X) X(StrutModel, float) X(StrutModel, double)
+#define FLEETDYN_ENV_KINDS(X) X(StrutModel, float) X(StrutModel, double) X(CeModel, float) X(CeModel, double)
 
 // A backend of a vector env. Buffers (view()) live in the engine's memory space.
 template <class Model, class T>

@@ -1,13 +1,18 @@
 // VectorEnv: configuration checks and defaults, and the backend-independent API over an env
-// engine of the chosen precision and backend (host/env/env_storage.h).
+// engine of the chosen model, precision and backend (host/env/env_storage.h).
 #include "fleetdyn/vector_env.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
+#include <type_traits>
 
+#include "fleetdyn/ce.h"
+#include "fleetdyn/ce_fields.h"
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/ce_rest.h"
 #include "fleetdyn/vehicle.h"
 #include "host/convert_scalars.h"
 #include "host/cuda_engine.h"
@@ -73,23 +78,102 @@ void require_range(double value, double lo, double hi, const std::string& field)
   require(value >= lo && value <= hi, field, "must be in [" + num(lo) + ", " + num(hi) + "], got " + num(value));
 }
 
-// Index of a named parameter's scalar in VehicleParams (a struct of T only, so the same index
-// in float and double).
+// The host side of each model in the env: its base parameter type, field table by name,
+// finalization and precision conversion.
+template <class Model>
+struct HostModel;
+
+template <>
+struct HostModel<StrutModel> {
+  using Params = VehicleParams<double>;
+  static constexpr const char* kWhat = "vehicle parameter";
+  static const std::vector<VehicleParamField>& fields() { return vehicle_param_fields(); }
+  static double* ptr(Params& p, const std::string& name) { return vehicle_param_ptr(p, name); }
+  static void finalize(Params& p) { finalize_vehicle_params(p); }
+  template <class T>
+  static VehicleParams<T> convert(const Params& p) { return convert_params<T>(p); }
+};
+
+template <>
+struct HostModel<CeModel> {
+  using Params = CeParams<double>;
+  static constexpr const char* kWhat = "ce parameter";
+  static const std::vector<VehicleParamField>& fields() { return ce_param_fields(); }
+  static double* ptr(Params& p, const std::string& name) { return ce_param_ptr(p, name); }
+  static void finalize(Params& p) { finalize_ce_params(p); }
+  template <class T>
+  static CeParams<T> convert(const Params& p) { return convert_ce_params<T>(p); }
+};
+
+// Index of a named parameter's scalar in the model's parameter struct (a struct of T only, so
+// the same index in float and double).
+template <class Model>
 int param_index(const std::string& name, const std::string& field) {
-  VehicleParams<double> p{};
-  const double* ptr = vehicle_param_ptr(p, name);
-  if (!ptr) throw Error("VectorEnv: " + field + ": unknown vehicle parameter '" + name + "'");
+  typename HostModel<Model>::Params p{};
+  const double* ptr = HostModel<Model>::ptr(p, name);
+  if (!ptr) throw Error("VectorEnv: " + field + ": unknown " + HostModel<Model>::kWhat + " '" + name + "'");
   return static_cast<int>(ptr - reinterpret_cast<const double*>(&p));
 }
 
-const VehicleParamField& param_field(const std::string& name) {
-  for (const VehicleParamField& f : vehicle_param_fields()) {
-    if (name == f.name) return f;
-  }
-  throw Error("VectorEnv: unknown vehicle parameter '" + name + "'");
+int param_index(VehicleModel model, const std::string& name, const std::string& field) {
+  return model == VehicleModel::Ce ? param_index<CeModel>(name, field) : param_index<StrutModel>(name, field);
 }
 
-std::vector<ParamRandomization> default_randomization() {
+template <class Model>
+const VehicleParamField& param_field(const std::string& name) {
+  for (const VehicleParamField& f : HostModel<Model>::fields()) {
+    if (name == f.name) return f;
+  }
+  throw Error(std::string("VectorEnv: unknown ") + HostModel<Model>::kWhat + " '" + name + "'");
+}
+
+template <class Model>
+double param_value(const typename HostModel<Model>::Params& p, const std::string& name) {
+  return *HostModel<Model>::ptr(const_cast<typename HostModel<Model>::Params&>(p), name);
+}
+
+// ce fields the env does not draw at reset, and why: each is tied at construction to values the
+// device does not recompute.
+const char* ce_fixed_reason(const std::string& name) {
+  const auto starts = [&name](const char* prefix) { return name.rfind(prefix, 0) == 0; };
+  if (starts("bump_stop_length") || starts("rebound_stop_length")) {
+    return "make_ce_params derives the bump travel limit from the stop lengths, and their order is checked with the "
+           "geometry";
+  }
+  if (starts("droop_limit_lca") || starts("bump_limit_lca")) {
+    return "the travel limits are set from the linkage's geometry when the parameters are made";
+  }
+  if (starts("travel_limit_stiffness")) return "the travel limits' stiffness sets the fastest mode, hence the stable step";
+  if (name == "max_steer") return "the steering's assembly at full lock is searched on the host";
+  return nullptr;
+}
+
+// ce fields that move the rest state or enter a validity check of finalize_ce_params (inertias,
+// the spring's free length against the bump stop): the host solves the rest state at every
+// corner of their randomized box. The others (tire slip, damping, driveline, brakes, steering
+// lag) only need their range.
+const std::vector<std::string>& ce_statics_fields() {
+  static const std::vector<std::string> names = {
+      "chassis_mass", "chassis_com_x", "chassis_com_y", "chassis_com_z", "chassis_inertia_xx", "chassis_inertia_yy",
+      "chassis_inertia_zz", "wheel_mass", "wheel_spin_inertia", "wheel_transverse_inertia", "spring_free_length_front",
+      "spring_free_length_rear", "spring_rate_front", "spring_rate_rear", "spring_cubic_front", "spring_cubic_rear",
+      "gravity", "tire.unloaded_radius", "tire.vertical_stiffness"};
+  return names;
+}
+
+constexpr int kMaxCeStaticsRandomized = 10;  // 2^10 rest-state solves at construction, ~1 s
+
+std::vector<ParamRandomization> default_randomization(const VectorEnvConfig& c) {
+  if (c.model == VehicleModel::Ce) {
+    // The strut default's scatter on the same vehicle: the chassis carries the payload; the CG
+    // height range of strut's x[0.95, 1.1] on its 0.687 m, as an offset of the chassis COM.
+    const double com_z = c.ce_vehicle.chassis_com.z;
+    return {{"chassis_mass", 0.9, 1.15, true},
+            {"chassis_com_z", com_z - 0.035, com_z + 0.07, false},
+            {"tire.mu", 0.7, 1.0, false},
+            {"spring_rate_front", 0.85, 1.15, true},
+            {"spring_rate_rear", 0.85, 1.15, true}};
+  }
   return {{"total_mass", 0.9, 1.15, true},
           {"cg_height", 0.95, 1.1, true},
           {"tire.mu", 0.7, 1.0, false},
@@ -97,15 +181,24 @@ std::vector<ParamRandomization> default_randomization() {
           {"wheel_rate_rear", 0.85, 1.15, true}};
 }
 
-// Checks a randomization set against every base parameter set: each drawn value inside the
-// field's allowed range, and the worst corner (lightest vehicle with the heaviest wheels, lowest
-// CG with the largest tire) still a valid vehicle.
-void check_randomization(const std::vector<ParamRandomization>& set, const std::vector<VehicleParams<double>>& bases) {
+std::string randomize_field(size_t r, const ParamRandomization& pr) {
+  return "randomize[" + std::to_string(r) + "] (" + pr.name + ")";
+}
+
+// The entries on their own: known and randomizable names, each once, finite ordered bounds.
+void check_randomization_entries(VehicleModel model, const std::vector<ParamRandomization>& set) {
   std::set<std::string> seen;
   for (size_t r = 0; r < set.size(); ++r) {
     const ParamRandomization& pr = set[r];
-    const std::string field = "randomize[" + std::to_string(r) + "] (" + pr.name + ")";
-    param_index(pr.name, field);
+    const std::string field = randomize_field(r, pr);
+    param_index(model, pr.name, field);
+    if (model == VehicleModel::Ce) {
+      if (const char* why = ce_fixed_reason(pr.name)) {
+        std::string allowed;
+        for (const std::string& n : env_randomizable_params(VehicleModel::Ce)) allowed += (allowed.empty() ? "" : ", ") + n;
+        require(false, field, std::string("not randomizable in the ce env: ") + why + " (randomizable: " + allowed + ")");
+      }
+    }
     require(seen.insert(pr.name).second, field, "randomized twice");
     require(std::isfinite(pr.lo) && std::isfinite(pr.hi) && pr.lo <= pr.hi, field,
             "needs finite lo <= hi, got [" + num(pr.lo) + ", " + num(pr.hi) + "]");
@@ -113,16 +206,30 @@ void check_randomization(const std::vector<ParamRandomization>& set, const std::
   }
   require(set.size() <= static_cast<size_t>(env::kMaxRandomized), "randomize",
           "at most " + std::to_string(env::kMaxRandomized) + " parameters");
+}
+
+// Every value entry r can draw for base set b lies in the field's allowed range; returns [lo, hi].
+template <class Model>
+std::pair<double, double> checked_draw_range(const ParamRandomization& pr, size_t r,
+                                             const typename HostModel<Model>::Params& base, size_t b, size_t bases) {
+  const VehicleParamField& f = param_field<Model>(pr.name);
+  const double value = param_value<Model>(base, pr.name);
+  const double lo = pr.relative ? value * pr.lo : pr.lo, hi = pr.relative ? value * pr.hi : pr.hi;
+  require(lo >= f.min && hi <= f.max, randomize_field(r, pr),
+          "draws [" + num(lo) + ", " + num(hi) + "] " + f.unit + (bases > 1 ? " for base set " + std::to_string(b) : "") +
+              ", outside the allowed [" + num(f.min) + ", " + num(f.max) + "]");
+  return {lo, hi};
+}
+
+// strut: every draw inside the field's allowed range, and the worst corner (lightest vehicle
+// with the heaviest wheels, lowest CG with the largest tire) still a valid vehicle.
+void check_randomization(const std::vector<ParamRandomization>& set, const std::vector<VehicleParams<double>>& bases) {
+  check_randomization_entries(VehicleModel::Strut, set);
   for (size_t b = 0; b < bases.size(); ++b) {
     VehicleParams<double> worst = bases[b];
     for (size_t r = 0; r < set.size(); ++r) {
       const ParamRandomization& pr = set[r];
-      const VehicleParamField& f = param_field(pr.name);
-      const double base = vehicle_param(bases[b], pr.name);
-      const double lo = pr.relative ? base * pr.lo : pr.lo, hi = pr.relative ? base * pr.hi : pr.hi;
-      require(lo >= f.min && hi <= f.max, "randomize[" + std::to_string(r) + "] (" + pr.name + ")",
-              "draws [" + num(lo) + ", " + num(hi) + "] " + f.unit + (bases.size() > 1 ? " for base set " + std::to_string(b) : "") +
-                  ", outside the allowed [" + num(f.min) + ", " + num(f.max) + "]");
+      const auto [lo, hi] = checked_draw_range<StrutModel>(pr, r, bases[b], b, bases.size());
       const bool low_is_worse = pr.name == "total_mass" || pr.name == "cg_height";
       const bool high_is_worse = pr.name == "unsprung_mass_front" || pr.name == "unsprung_mass_rear" || pr.name == "tire.unloaded_radius";
       if (low_is_worse) *vehicle_param_ptr(worst, pr.name) = lo;
@@ -136,18 +243,119 @@ void check_randomization(const std::vector<ParamRandomization>& set, const std::
   }
 }
 
+// ce: every draw inside the field's allowed range; and at every corner of the box the
+// statics fields (ce_statics_fields) span, a valid vehicle (finalize_ce_params) whose rest state
+// exists (the Newton solve the device runs converges), stands on all four tires and rests inside
+// the suspension's travel limits. The validity checks are convex in the parameters (inertia
+// tensors, linear inequalities) and the rest state is smooth in them, so the corners stand for
+// the box. Base sets that differ only in statics values (e.g. a chassis mass per env) share one
+// box, the envelope of their ranges, so per-env values cost no more than one set.
+void check_randomization(const std::vector<ParamRandomization>& set, const std::vector<CeParams<double>>& bases) {
+  check_randomization_entries(VehicleModel::Ce, set);
+  const std::vector<std::string>& statics = ce_statics_fields();
+  struct Box {
+    CeParams<double> representative;
+    std::vector<double> lo, hi;  // per statics field
+    size_t first_base;
+  };
+  std::vector<Box> boxes;
+  std::map<std::string, size_t> box_of;  // the base's bytes with the statics fields zeroed
+  for (size_t b = 0; b < bases.size(); ++b) {
+    std::vector<double> lo(statics.size()), hi(statics.size());
+    for (size_t k = 0; k < statics.size(); ++k) lo[k] = hi[k] = ce_param(bases[b], statics[k]);
+    for (size_t r = 0; r < set.size(); ++r) {
+      const auto range = checked_draw_range<CeModel>(set[r], r, bases[b], b, bases.size());
+      const auto it = std::find(statics.begin(), statics.end(), set[r].name);
+      if (it != statics.end()) {
+        lo[static_cast<size_t>(it - statics.begin())] = range.first;
+        hi[static_cast<size_t>(it - statics.begin())] = range.second;
+      }
+    }
+    CeParams<double> blank = bases[b];
+    for (const std::string& name : statics) *ce_param_ptr(blank, name) = 0.0;
+    const std::string key(reinterpret_cast<const char*>(&blank), sizeof blank);
+    const auto found = box_of.find(key);
+    if (found == box_of.end()) {
+      box_of.emplace(key, boxes.size());
+      boxes.push_back({bases[b], lo, hi, b});
+    } else {
+      Box& box = boxes[found->second];
+      for (size_t k = 0; k < statics.size(); ++k) {
+        box.lo[k] = std::min(box.lo[k], lo[k]);
+        box.hi[k] = std::max(box.hi[k], hi[k]);
+      }
+    }
+  }
+  for (const Box& box : boxes) {
+    std::vector<size_t> varying;
+    for (size_t k = 0; k < statics.size(); ++k) {
+      if (box.lo[k] != box.hi[k]) varying.push_back(k);
+    }
+    require(varying.size() <= static_cast<size_t>(kMaxCeStaticsRandomized), "randomize",
+            "at most " + std::to_string(kMaxCeStaticsRandomized) +
+                " of the ce parameters that move the rest state (masses, COM, inertias, springs, tire radius and "
+                "stiffness, gravity) may vary at once (randomized or between base sets): the host checks the rest "
+                "state at every corner of their range");
+    const std::string of_set = boxes.size() > 1 ? " (base set " + std::to_string(box.first_base) + " and those like it)" : "";
+    for (size_t corner = 0; corner < (size_t(1) << varying.size()); ++corner) {
+      CeParams<double> p = box.representative;
+      std::string at;
+      for (size_t k = 0; k < statics.size(); ++k) *ce_param_ptr(p, statics[k]) = box.lo[k];
+      for (size_t j = 0; j < varying.size(); ++j) {
+        const size_t k = varying[j];
+        const double value = (corner >> j) & 1u ? box.hi[k] : box.lo[k];
+        *ce_param_ptr(p, statics[k]) = value;
+        at += (at.empty() ? "" : ", ") + statics[k] + " = " + num(value);
+      }
+      const std::string where = (at.empty() ? std::string("the base vehicle") : "the draw " + at) + of_set;
+      try {
+        finalize_ce_params(p);
+      } catch (const Error& e) {
+        throw Error("VectorEnv: randomize: " + where + " makes an invalid vehicle: " + e.what());
+      }
+      std::vector<double> s(kCeStateSize);
+      const CeRestSolution<double> rest = ce_rest_solve(p, 0.0, s.data());
+      require(rest.converged, "randomize",
+              where + ": no static equilibrium found (the rest-state Newton solve ends at residual " + num(rest.residual) +
+                  ")");
+      for (int i = 0; i < kCorners; ++i) {
+        static const char* const kCornerNames[] = {"front left", "front right", "rear left", "rear right"};
+        const CeAxleForces<double>& a = p.axle[i / 2];
+        const double lca = s[ce::kLca + i];
+        require(rest.tire_load[i] > 0.0, "randomize", where + ": the " + kCornerNames[i] + " tire carries no load at rest");
+        require(lca > a.droop_limit_lca && lca < a.bump_limit_lca, "randomize",
+                where + ": the " + kCornerNames[i] + " suspension rests on its travel limit (LCA angle " + num(lca) +
+                    " rad, limits [" + num(a.droop_limit_lca) + ", " + num(a.bump_limit_lca) + "])");
+      }
+    }
+  }
+}
+
 // The config with every default filled in, checked.
 VectorEnvConfig resolve(VectorEnvConfig c) {
   require(c.num_envs >= 1, "num_envs", "must be at least 1, got " + std::to_string(c.num_envs));
-  require(c.model == VehicleModel::Strut, "model",
-          std::string("'") + model_name(c.model) + "' is not available in the vector env yet (strut is)");
-  if (c.vehicle.total_mass == 0.0) c.vehicle = hmmwv_params();
-  try {
-    finalize_vehicle_params(c.vehicle);
-  } catch (const Error& e) {
-    throw Error(std::string("VectorEnv: vehicle: ") + e.what());
+  const bool ce = c.model == VehicleModel::Ce;
+  require(ce || c.model == VehicleModel::Strut, "model", "unknown model (strut and ce have a vector env)");
+  if (ce) {
+    if (c.ce_vehicle.chassis_mass == 0.0) c.ce_vehicle = hmmwv_ce_params();
+    try {
+      finalize_ce_params(c.ce_vehicle);
+    } catch (const Error& e) {
+      throw Error(std::string("VectorEnv: ce_vehicle: ") + e.what());
+    }
+  } else {
+    if (c.vehicle.total_mass == 0.0) c.vehicle = hmmwv_params();
+    try {
+      finalize_vehicle_params(c.vehicle);
+    } catch (const Error& e) {
+      throw Error(std::string("VectorEnv: vehicle: ") + e.what());
+    }
   }
+  // Default step: the model's own, from the base vehicle's stiffest mode (RK4 stability with
+  // margin; HMMWV: strut 1 ms, ce 2 ms); default control rate 50 Hz.
+  if (c.physics_step < 0.0) c.physics_step = ce ? ce_step_analysis(c.ce_vehicle).default_step : strut_default_step(c.vehicle);
   require(c.physics_step > 0.0 && c.physics_step <= 0.05, "physics_step", "must be in (0, 0.05] s, got " + num(c.physics_step));
+  if (c.decimation < 0) c.decimation = std::max(1, static_cast<int>(std::lround(0.02 / c.physics_step)));
   require(c.decimation >= 1 && c.decimation <= 100000, "decimation", "must be in [1, 100000], got " + std::to_string(c.decimation));
   require(c.time_limit > 0.0 && std::isfinite(c.time_limit), "time_limit", "must be positive, got " + num(c.time_limit));
   for (auto [value, field] : {std::pair{c.steer_rate, "steer_rate"}, {c.throttle_rate, "throttle_rate"}, {c.brake_rate, "brake_rate"}}) {
@@ -197,7 +405,7 @@ VectorEnvConfig resolve(VectorEnvConfig c) {
   weight(c.w_pedal_change, 0.05, "w_pedal_change");
   weight(c.w_crash, 50.0, "w_crash");
   if (c.use_default_randomization) {
-    std::vector<ParamRandomization> all = default_randomization();
+    std::vector<ParamRandomization> all = default_randomization(c);
     for (const ParamRandomization& r : c.randomize) {
       auto same = std::find_if(all.begin(), all.end(), [&r](const ParamRandomization& d) { return d.name == r.name; });
       if (same != all.end()) {
@@ -209,7 +417,11 @@ VectorEnvConfig resolve(VectorEnvConfig c) {
     c.randomize = all;
     c.use_default_randomization = false;  // resolved: the list is now the whole set
   }
-  check_randomization(c.randomize, {c.vehicle});
+  if (ce) {
+    check_randomization(c.randomize, std::vector<CeParams<double>>{c.ce_vehicle});
+  } else {
+    check_randomization(c.randomize, std::vector<VehicleParams<double>>{c.vehicle});
+  }
   if (speed_task) {
     iso8608_reference_psd(c.road.road_class);  // throws on a bad class
     require(c.road.width > 2.0 * c.road_half_width + 3.0, "road.width", "must exceed 2 road_half_width + 3 m");
@@ -272,7 +484,7 @@ env::EnvConfig<T> device_config(const VectorEnvConfig& c) {
   d.randomized_count = static_cast<int>(c.randomize.size());
   for (int r = 0; r < d.randomized_count; ++r) {
     const ParamRandomization& pr = c.randomize[static_cast<size_t>(r)];
-    d.randomized[r] = {param_index(pr.name, "randomize"), pr.relative ? 1 : 0, T(pr.lo), T(pr.hi)};
+    d.randomized[r] = {param_index(c.model, pr.name, "randomize"), pr.relative ? 1 : 0, T(pr.lo), T(pr.hi)};
   }
   d.seed = c.seed;
   return d;
@@ -297,10 +509,13 @@ class TypedEnv {
   };
   virtual Outputs outputs() = 0;
   virtual Outputs host_outputs() = 0;  // after fetch()
+  // The base parameters of the env's model (the VectorEnv checked which it is).
   virtual void set_base_params(const std::vector<VehicleParams<double>>& params) = 0;
+  virtual void set_base_params(const std::vector<CeParams<double>>& params) = 0;
   virtual std::vector<double> episode_param(int index) = 0;  // after fetch()
   virtual std::vector<double> state() = 0;                   // after fetch()
   virtual std::vector<double> origins() = 0;                 // after fetch()
+  virtual std::vector<double> static_loads() = 0;            // after fetch()
 };
 
 template <class Model, class T>
@@ -312,7 +527,11 @@ class TypedEnvImpl final : public TypedEnv {
     host_.terrain = convert_terrain<T>(terrain.desc);
     for (double h : terrain.heightfield) host_.heightfield.push_back(T(h));
     host_.integrator = IntegratorSettings<T>{T(c.physics_step), 1, true};
-    host_.base_params = {convert_params<T>(c.vehicle)};
+    if constexpr (std::is_same_v<Model, CeModel>) {
+      host_.base_params = {HostModel<Model>::template convert<T>(c.ce_vehicle)};
+    } else {
+      host_.base_params = {HostModel<Model>::template convert<T>(c.vehicle)};
+    }
     host_.allocate(c.num_envs);
     engine_->upload_all(host_);
     engine_->reset(host_, nullptr);
@@ -333,11 +552,8 @@ class TypedEnvImpl final : public TypedEnv {
   std::string device_name() const override { return engine_->device_name(); }
   Outputs outputs() override { return outputs_of(engine_->buffers(host_)); }
   Outputs host_outputs() override { return outputs_of(host_.view()); }
-  void set_base_params(const std::vector<VehicleParams<double>>& params) override {
-    host_.base_params.clear();
-    for (const auto& p : params) host_.base_params.push_back(convert_params<T>(p));
-    engine_->upload_base_params(host_);
-  }
+  void set_base_params(const std::vector<VehicleParams<double>>& params) override { set_base(params); }
+  void set_base_params(const std::vector<CeParams<double>>& params) override { set_base(params); }
   std::vector<double> episode_param(int index) override {
     std::vector<double> values;
     for (const auto& p : host_.params) values.push_back(double(reinterpret_cast<const T*>(&p)[index]));
@@ -345,8 +561,19 @@ class TypedEnvImpl final : public TypedEnv {
   }
   std::vector<double> state() override { return {host_.state.begin(), host_.state.end()}; }
   std::vector<double> origins() override { return {host_.origin.begin(), host_.origin.end()}; }
+  std::vector<double> static_loads() override { return {host_.static_load.begin(), host_.static_load.end()}; }
 
  private:
+  template <class P>
+  void set_base(const std::vector<P>& params) {
+    if constexpr (std::is_same_v<P, typename HostModel<Model>::Params>) {
+      host_.base_params.clear();
+      for (const auto& p : params) host_.base_params.push_back(HostModel<Model>::template convert<T>(p));
+      engine_->upload_base_params(host_);
+    } else {
+      throw Error("VectorEnv: internal error: parameters of another model");
+    }
+  }
   static Outputs outputs_of(const EnvView<Model, T>& v) {
     return {v.obs, v.reward, v.final_obs, v.final_return, v.terminated, v.truncated, v.has_final, v.final_length, v.end_reason};
   }
@@ -354,11 +581,17 @@ class TypedEnvImpl final : public TypedEnv {
   std::unique_ptr<EnvEngine<Model, T>> engine_;
 };
 
+template <class Model, class T>
+std::unique_ptr<TypedEnv> make_typed_env(const VectorEnvConfig& c, const TerrainSpec& terrain, BackendKind backend) {
+  auto engine = backend == BackendKind::Cuda ? make_cuda_env_engine<Model, T>()
+                                             : make_cpu_env_engine<Model, T>(c.cpu_threads, c.cpu_simd);
+  return std::make_unique<TypedEnvImpl<Model, T>>(c, terrain, std::move(engine));
+}
+
 template <class T>
 std::unique_ptr<TypedEnv> make_typed_env(const VectorEnvConfig& c, const TerrainSpec& terrain, BackendKind backend) {
-  auto engine = backend == BackendKind::Cuda ? make_cuda_env_engine<StrutModel, T>()
-                                             : make_cpu_env_engine<StrutModel, T>(c.cpu_threads, c.cpu_simd);
-  return std::make_unique<TypedEnvImpl<StrutModel, T>>(c, terrain, std::move(engine));
+  return c.model == VehicleModel::Ce ? make_typed_env<CeModel, T>(c, terrain, backend)
+                                     : make_typed_env<StrutModel, T>(c, terrain, backend);
 }
 
 }  // namespace
@@ -369,7 +602,8 @@ struct VectorEnv::Impl {
   BackendKind backend = BackendKind::Cpu;
   std::string device;
   std::unique_ptr<TypedEnv> typed;
-  std::vector<VehicleParams<double>> base_params;
+  std::vector<VehicleParams<double>> base_params;  // strut
+  std::vector<CeParams<double>> ce_base_params;    // ce
 
   template <class E>
   std::vector<E> read(const E* TypedEnv::Outputs::*member, size_t per_env) {
@@ -384,7 +618,11 @@ struct VectorEnv::Impl {
 VectorEnv::VectorEnv(VectorEnvConfig config) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.config = resolve(std::move(config));
-  m.base_params = {m.config.vehicle};
+  if (m.config.model == VehicleModel::Ce) {
+    m.ce_base_params = {m.config.ce_vehicle};
+  } else {
+    m.base_params = {m.config.vehicle};
+  }
   const env::EnvConfig<double> resolved = device_config<double>(m.config);
   m.obs_dim = resolved.obs_dim;
   m.max_episode_steps = resolved.max_episode_steps;
@@ -492,30 +730,36 @@ std::vector<float> VectorEnv::read_final_returns() { return impl_->read(&TypedEn
 std::vector<int32_t> VectorEnv::read_final_lengths() { return impl_->read(&TypedEnv::Outputs::final_length, 1); }
 std::vector<int32_t> VectorEnv::read_end_reasons() { return impl_->read(&TypedEnv::Outputs::end_reason, 1); }
 
-void VectorEnv::set_base_params(const std::vector<VehicleParams<double>>& params) {
-  Impl& m = *impl_;
-  if (params.size() != 1 && params.size() != static_cast<size_t>(num_envs())) {
-    throw Error("VectorEnv::set_base_params: expected 1 or " + std::to_string(num_envs()) + " parameter sets, got " +
+namespace {
+
+// The base sets of a model, finalized and checked against the randomization, into the env.
+template <class Model>
+void set_model_base_params(VectorEnv::Impl& m, int num_envs, const std::vector<typename HostModel<Model>::Params>& params,
+                           std::vector<typename HostModel<Model>::Params>& current) {
+  if (params.size() != 1 && params.size() != static_cast<size_t>(num_envs)) {
+    throw Error("VectorEnv::set_base_params: expected 1 or " + std::to_string(num_envs) + " parameter sets, got " +
                 std::to_string(params.size()));
   }
-  std::vector<VehicleParams<double>> finalized = params;
+  std::vector<typename HostModel<Model>::Params> finalized = params;
   for (size_t e = 0; e < finalized.size(); ++e) {
     try {
-      finalize_vehicle_params(finalized[e]);
+      HostModel<Model>::finalize(finalized[e]);
     } catch (const Error& err) {
       throw Error("VectorEnv::set_base_params: set " + std::to_string(e) + ": " + err.what());
     }
   }
   check_randomization(m.config.randomize, finalized);
-  m.base_params = finalized;
+  current = finalized;
   m.typed->set_base_params(finalized);
 }
 
-void VectorEnv::set_base_param(const std::string& name, const std::vector<double>& values) {
-  Impl& m = *impl_;
-  const VehicleParamField& f = param_field(name);
-  if (values.size() != 1 && values.size() != static_cast<size_t>(num_envs())) {
-    throw Error("VectorEnv::set_base_param(" + name + "): expected 1 or " + std::to_string(num_envs()) + " values, got " +
+// One named parameter of every base set (values: 1 or num_envs, each in the field's range).
+template <class Model>
+void set_model_base_param(VectorEnv::Impl& m, int num_envs, const std::string& name, const std::vector<double>& values,
+                          std::vector<typename HostModel<Model>::Params>& current) {
+  const VehicleParamField& f = param_field<Model>(name);
+  if (values.size() != 1 && values.size() != static_cast<size_t>(num_envs)) {
+    throw Error("VectorEnv::set_base_param(" + name + "): expected 1 or " + std::to_string(num_envs) + " values, got " +
                 std::to_string(values.size()));
   }
   for (size_t e = 0; e < values.size(); ++e) {
@@ -524,17 +768,53 @@ void VectorEnv::set_base_param(const std::string& name, const std::vector<double
                   " is outside [" + num(f.min) + ", " + num(f.max) + "] " + f.unit);
     }
   }
-  const size_t count = std::max(values.size(), m.base_params.size());
-  std::vector<VehicleParams<double>> sets(count);
+  const size_t count = std::max(values.size(), current.size());
+  std::vector<typename HostModel<Model>::Params> sets(count);
   for (size_t e = 0; e < count; ++e) {
-    sets[e] = m.base_params[m.base_params.size() == 1 ? 0 : e];
-    *vehicle_param_ptr(sets[e], name) = values[values.size() == 1 ? 0 : e];
+    sets[e] = current[current.size() == 1 ? 0 : e];
+    *HostModel<Model>::ptr(sets[e], name) = values[values.size() == 1 ? 0 : e];
   }
-  set_base_params(sets);
+  set_model_base_params<Model>(m, num_envs, sets, current);
+}
+
+}  // namespace
+
+std::vector<std::string> env_randomizable_params(VehicleModel model) {
+  std::vector<std::string> names;
+  const auto& fields = model == VehicleModel::Ce ? ce_param_fields() : vehicle_param_fields();
+  for (const VehicleParamField& f : fields) {
+    if (model != VehicleModel::Ce || !ce_fixed_reason(f.name)) names.push_back(f.name);
+  }
+  return names;
+}
+
+void VectorEnv::set_base_params(const std::vector<VehicleParams<double>>& params) {
+  Impl& m = *impl_;
+  if (m.config.model != VehicleModel::Strut) {
+    throw Error("VectorEnv::set_base_params: this env runs the ce model: pass CeParams (e.g. hmmwv_ce_params())");
+  }
+  set_model_base_params<StrutModel>(m, num_envs(), params, m.base_params);
+}
+
+void VectorEnv::set_base_params(const std::vector<CeParams<double>>& params) {
+  Impl& m = *impl_;
+  if (m.config.model != VehicleModel::Ce) {
+    throw Error("VectorEnv::set_base_params: this env runs the strut model: pass VehicleParams (e.g. hmmwv_params())");
+  }
+  set_model_base_params<CeModel>(m, num_envs(), params, m.ce_base_params);
+}
+
+void VectorEnv::set_base_param(const std::string& name, const std::vector<double>& values) {
+  Impl& m = *impl_;
+  if (m.config.model == VehicleModel::Ce) {
+    set_model_base_param<CeModel>(m, num_envs(), name, values, m.ce_base_params);
+  } else {
+    set_model_base_param<StrutModel>(m, num_envs(), name, values, m.base_params);
+  }
 }
 
 std::vector<double> VectorEnv::episode_param(const std::string& name) {
-  const int index = param_index(name, "episode_param");
+  const int index = param_index(impl_->config.model, name, "episode_param");
   impl_->typed->fetch();
   return impl_->typed->episode_param(index);
 }
@@ -546,6 +826,10 @@ std::vector<double> VectorEnv::read_state() {
 std::vector<double> VectorEnv::read_origins() {
   impl_->typed->fetch();
   return impl_->typed->origins();
+}
+std::vector<double> VectorEnv::read_static_loads() {
+  impl_->typed->fetch();
+  return impl_->typed->static_loads();
 }
 
 }  // namespace fleetdyn

@@ -254,6 +254,12 @@ PgsVehicleParams<T> build_pgs_vehicle_params(const PgsVehicleDef& def, double st
 template PgsVehicleParams<float> build_pgs_vehicle_params<float>(const PgsVehicleDef&, double, const TerrainDesc<double>&);
 template PgsVehicleParams<double> build_pgs_vehicle_params<double>(const PgsVehicleDef&, double, const TerrainDesc<double>&);
 
+CeParams<double> pgs_vehicle_rest_params(const PgsVehicleDef& def) {
+  CeParams<double> p = def.vehicle;
+  if (def.wheel_contact == WheelContact::Rows) p.vehicle.tire.vertical_stiffness *= 100.0;
+  return p;
+}
+
 std::vector<double> pgs_vehicle_state_from_ce(const PgsVehicleParams<double>& p, const std::vector<double>& ce_state) {
   if (static_cast<int>(ce_state.size()) != kCeStateSize) throw Error("pgs_vehicle_state_from_ce: not a ce state");
   const CeParams<double>& ce = p.ce;
@@ -300,6 +306,105 @@ std::vector<double> pgs_vehicle_state_from_ce(const PgsVehicleParams<double>& p,
   // Stored form: positions of bodies 1.. relative to the chassis COM.
   offset_positions(out.data(), -1.0);
   return out;
+}
+
+namespace {
+template <class T>
+Vec3<T> tv(Vec3<double> v) { return {T(v.x), T(v.y), T(v.z)}; }
+}  // namespace
+
+template <class T>
+PgsVehicleParams<T> convert_pgs_vehicle_params(const PgsVehicleParams<double>& p) {
+  PgsVehicleParams<T> out{};
+  out.ce = convert_ce_params<T>(p.ce);
+  out.wheel_contact = p.wheel_contact;
+  out.row_count = p.row_count;
+  out.color_count = p.color_count;
+  for (int i = 0; i < kBodies; ++i) {
+    const pgs::Body<double>& b = p.bodies[i];
+    out.bodies[i] = pgs::Body<T>{T(b.mass), tv<T>(b.inertia), tv<T>(b.inv_inertia), b.kinematic, tv<T>(b.motion_origin),
+                                 tv<T>(b.motion_velocity), tv<T>(b.motion_amplitude), T(b.motion_frequency),
+                                 T(b.motion_phase)};
+  }
+  for (int j = 0; j < kJoints; ++j) {
+    const pgs::Joint<double>& a = p.joints[j];
+    out.joints[j] = pgs::Joint<T>{a.kind, a.body_a, a.body_b, tv<T>(a.anchor_a), tv<T>(a.anchor_b), tv<T>(a.axis_a),
+                                  tv<T>(a.axis_b), tv<T>(a.perp1_a), tv<T>(a.perp2_a),
+                                  Quat<T>{T(a.reference.w), T(a.reference.x), T(a.reference.y), T(a.reference.z)},
+                                  T(a.length), a.row_begin};
+  }
+  for (int c = 0; c < kCorners; ++c) {
+    const pgs::Contact<double>& k = p.contacts[c];
+    out.contacts[c] = pgs::Contact<T>{k.body, tv<T>(k.offset), T(k.radius), T(k.friction), T(k.restitution), k.row_begin};
+    out.spring_on_chassis[c] = tv<T>(p.spring_on_chassis[c]);
+    out.spring_on_lca[c] = tv<T>(p.spring_on_lca[c]);
+    out.shock_on_chassis[c] = tv<T>(p.shock_on_chassis[c]);
+    out.shock_on_lca[c] = tv<T>(p.shock_on_lca[c]);
+    out.lca_axis_on_chassis[c] = tv<T>(p.lca_axis_on_chassis[c]);
+    out.lca_ref_on_chassis[c] = tv<T>(p.lca_ref_on_chassis[c]);
+    out.lca_ref_on_lca[c] = tv<T>(p.lca_ref_on_lca[c]);
+    out.tierod_inner_design[c] = tv<T>(p.tierod_inner_design[c]);
+  }
+  for (int r = 0; r < kMaxRows; ++r) {
+    out.rows[r] = p.rows[r];
+    out.sweep_order[r] = p.sweep_order[r];
+  }
+  for (int k = 0; k <= kMaxRows; ++k) out.color_begin[k] = p.color_begin[k];
+  const pgs::Settings<double>& st = p.settings;
+  out.settings = pgs::Settings<T>{st.dimension,      T(st.step),       tv<T>(st.gravity), st.max_iterations,
+                                  T(st.tolerance),   T(st.baumgarte),  T(st.warm_start),  st.cone,
+                                  st.velocity_product_term, T(st.restitution_threshold), st.colored_sweeps};
+  out.ground = pgs::Ground<T>{p.ground.enabled, T(p.ground.height), T(p.ground.bump_start), T(p.ground.bump_length),
+                              T(p.ground.bump_height)};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) out.chassis_axes.m[i][j] = T(p.chassis_axes.m[i][j]);
+  return out;
+}
+template PgsVehicleParams<float> convert_pgs_vehicle_params<float>(const PgsVehicleParams<double>&);
+template PgsVehicleParams<double> convert_pgs_vehicle_params<double>(const PgsVehicleParams<double>&);
+
+double pgs_vehicle_energy(const PgsVehicleParams<double>& p, const TerrainDesc<double>& terrain, double origin_x,
+                          double origin_y, const std::vector<double>& state) {
+  if (static_cast<int>(state.size()) != kStateSize) throw Error("pgs_vehicle_energy: not a pgs vehicle state");
+  std::vector<double> work = state;
+  offset_positions(work.data(), 1.0);
+  const pgs::Strided<double> s{work.data(), 1, 0};
+  const double g = p.ce.vehicle.gravity;
+  double energy = 0.0;
+  for (int i = 0; i < kBodies; ++i) {
+    const BodyMotion<double> b = body_motion(s, i);
+    const pgs::Body<double>& body = p.bodies[i];
+    const V w_body = mul_transpose(b.R, b.w);
+    energy += 0.5 * body.mass * dot(b.v, b.v) +
+              0.5 * (body.inertia.x * w_body.x * w_body.x + body.inertia.y * w_body.y * w_body.y +
+                     body.inertia.z * w_body.z * w_body.z) +
+              body.mass * g * b.x.z;
+  }
+  const BodyMotion<double> chassis = body_motion(s, kChassisBody);
+  for (int c = 0; c < kCorners; ++c) {
+    const LineElement<double> spring =
+        line_element(chassis, p.spring_on_chassis[c], body_motion(s, corner_body(c, kLcaBody)), p.spring_on_lca[c]);
+    energy += ce_spring_energy(p.ce.axle[c / 2], spring.length);
+    const BodyMotion<double> wheel = body_motion(s, corner_body(c, kWheelBody));
+    const double pen = penetration(terrain_query(terrain, wheel.x, origin_x, origin_y), p.ce.vehicle.tire.unloaded_radius);
+    if (pen > 0.0) energy += 0.5 * p.ce.vehicle.tire.vertical_stiffness * pen * pen;
+  }
+  return energy;
+}
+
+PgsChassisMotion pgs_vehicle_chassis_motion(const PgsVehicleParams<double>& p, const double* state) {
+  const pgs::Strided<double> s{const_cast<double*>(state), 1, 0};
+  const BodyMotion<double> chassis = body_motion(s, kChassisBody);
+  PgsChassisMotion m;
+  m.com = chassis.x;
+  m.velocity = chassis.v;
+  m.rotation = chassis_rotation(p, chassis.R);
+  m.omega_body = mul_transpose(m.rotation, chassis.w);
+  for (int c = 0; c < kCorners; ++c) {
+    const BodyMotion<double> wheel = body_motion(s, corner_body(c, kWheelBody));
+    m.wheel_spin[c] = dot(wheel.R.col(1), wheel.w - body_motion(s, corner_body(c, kUprightBody)).w);
+  }
+  return m;
 }
 
 PgsCornerAngles pgs_vehicle_corner_angles(const PgsVehicleParams<double>& p, const std::vector<double>& state, int corner) {

@@ -1,5 +1,7 @@
 #include "host/study/process_group.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -21,6 +23,28 @@ bool started_by_mpirun() {
 }
 }  // namespace
 
+int launcher_local_rank(const char* (*lookup)(const char*)) {
+  for (const char* var : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
+    if (const char* v = lookup(var)) {
+      char* end = nullptr;
+      const long r = std::strtol(v, &end, 10);
+      if (end != v && *end == '\0' && r >= 0 && r < (1L << 30)) return static_cast<int>(r);
+    }
+  }
+  return -1;
+}
+
+int cuda_device_for_rank(int local_rank, int device_count) {
+  if (device_count <= 0 || local_rank < 0) return -1;
+  return local_rank % device_count;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "?";
+  return name;
+}
+
 int launcher_world_size() {
   for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
     if (const char* v = std::getenv(var)) return std::max(1, std::atoi(v));
@@ -40,6 +64,11 @@ ProcessGroup::ProcessGroup() {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   mpi_ = true;
+  // The ranks sharing this node's memory are the ones sharing its GPUs.
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &local_rank_);
+  MPI_Comm_free(&node);
 }
 
 ProcessGroup::~ProcessGroup() {
@@ -81,7 +110,10 @@ void ProcessGroup::abort(int code) const {
 
 bool built_with_mpi() { return false; }
 
-ProcessGroup::ProcessGroup() = default;
+ProcessGroup::ProcessGroup() {
+  // Without MPI a launcher may still have started several copies (refused by run_study).
+  local_rank_ = std::max(0, launcher_local_rank([](const char* var) -> const char* { return std::getenv(var); }));
+}
 ProcessGroup::~ProcessGroup() = default;
 void ProcessGroup::broadcast(std::string&) const {}
 void ProcessGroup::send_to_root(const std::string&) const { throw Error("send_to_root: no MPI in this build"); }

@@ -6,6 +6,11 @@
 // simulated by rank k % size, and every other rank sends its rows to rank 0, which appends
 // the chunks in order (MPI keeps the order of messages from one sender). So samples.csv, and
 // everything computed from it, is byte for byte that of a one-process run.
+//
+// GPUs: each rank runs its CUDA batches on device (local rank mod device count), its local rank
+// being its index among the ranks on its node (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED), so
+// ranks on one node spread over its GPUs and share them evenly when there are more ranks than
+// GPUs. summary.json records each rank's node, local rank and device.
 #pragma once
 
 #include <string>
@@ -17,6 +22,8 @@ class ProcessGroup {
   static ProcessGroup& world();
   int rank() const { return rank_; }
   int size() const { return size_; }
+  // This rank's index among the ranks on its node (0 for one process).
+  int local_rank() const { return local_rank_; }
   bool is_root() const { return rank_ == 0; }
 
   // Rank 0's value of `text` on every rank.
@@ -32,7 +39,7 @@ class ProcessGroup {
 
  private:
   ProcessGroup();
-  int rank_ = 0, size_ = 1;
+  int rank_ = 0, size_ = 1, local_rank_ = 0;
   bool mpi_ = false;
 };
 
@@ -40,5 +47,14 @@ class ProcessGroup {
 bool built_with_mpi();
 // The process count mpirun announced in the environment (1 when not started by mpirun).
 int launcher_world_size();
+// The node-local rank the launcher announced (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID,
+// SLURM_LOCALID), or -1 when none did. `lookup` reads a variable (std::getenv; tests pass their own).
+int launcher_local_rank(const char* (*lookup)(const char*));
+
+// The CUDA device of a rank with node-local rank `local_rank` on a node with `device_count`
+// visible devices: local_rank mod device_count; -1 when there is no device (or a negative rank).
+int cuda_device_for_rank(int local_rank, int device_count);
+// This host's name ("?" when it cannot be read), for the summary's per-rank records.
+std::string host_name();
 
 }  // namespace fleetdyn::study

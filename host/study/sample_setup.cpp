@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "fleetdyn/physics/philox.h"
+
 namespace fleetdyn::study {
 
 namespace {
@@ -27,6 +29,10 @@ StudyDesign::StudyDesign(const StudySpec& spec) : spec_(spec), run_count_(spec.r
 
 StudyDesign::~StudyDesign() = default;
 
+int64_t StudyDesign::base_sample(int64_t index) const {
+  return saltelli_ ? index / (spec_.dimensions() + 2) : index;
+}
+
 void StudyDesign::values(int64_t index, double* out) const {
   const int d = spec_.dimensions();
   std::vector<double> u(static_cast<size_t>(d));
@@ -38,13 +44,40 @@ void StudyDesign::values(int64_t index, double* out) const {
   for (int k = 0; k < d; ++k) out[k] = inverse_cdf(spec_.parameters[static_cast<size_t>(k)].distribution, u[static_cast<size_t>(k)]);
 }
 
-SampleSetup sample_setup(const Scenario& s, const double* values) {
+bool sample_terrain_varies(const Scenario& s) {
+  if (s.terrain_per_sample) return true;
+  for (const SampledParameter& p : s.study.parameters) {
+    switch (p.target) {
+      case SampleTarget::TerrainClass:
+      case SampleTarget::TerrainRoughness:
+      case SampleTarget::TerrainReliefScale:
+      case SampleTarget::TerrainOffsetX:
+      case SampleTarget::TerrainOffsetY: return true;
+      default: break;
+    }
+  }
+  return false;
+}
+
+SampleSetup sample_setup(const Scenario& s, const double* values, int64_t sample) {
   SampleSetup out;
   out.params = s.params;
   out.initial = s.initial;
   out.program = s.driver.program;
   double yaw_deg = s.initial_yaw_deg;
   double mu_scale = -1.0;  // sampled terrain friction, if any
+  TerrainVariation<double>& road = out.terrain;
+  if (s.terrain_per_sample) {
+    // The sample's own stretch of the periodic road tile, and its sign: a random-phase road and
+    // its negative are equally likely (every phase moved by pi).
+    const RoughRoadSettings& r = s.rough_road;
+    const TerrainDesc<double>& d = s.terrain.desc;
+    const auto u = [&](uint32_t dim) { return counter_uniform(s.study.seed, static_cast<uint64_t>(sample), dim, kStreamRoad); };
+    road.shift_x = u(0) * (d.hf_nx - 1) * r.spacing_x;
+    road.shift_y = u(1) * (d.hf_ny - 1) * r.spacing_y;
+    road.relief_scale = u(2) < 0.5 ? -1.0 : 1.0;
+  }
+  double relief = 1.0;  // sampled height factor of the relief, if any
   const StudySpec& spec = s.study;
   for (int k = 0; k < spec.dimensions(); ++k) {
     const SampledParameter& p = spec.parameters[static_cast<size_t>(k)];
@@ -67,8 +100,15 @@ SampleSetup sample_setup(const Scenario& s, const double* values) {
       case SampleTarget::DriverAmplitude: out.program.amplitude = v; break;
       case SampleTarget::DriverRate: out.program.rate = v; break;
       case SampleTarget::DriverStartTime: out.program.start_time = v; break;
+      // Heights scale with the square root of the PSD.
+      case SampleTarget::TerrainClass: relief = std::sqrt(iso8608_class_psd(v) / rough_road_psd(s.rough_road)); break;
+      case SampleTarget::TerrainRoughness: relief = std::sqrt(v / rough_road_psd(s.rough_road)); break;
+      case SampleTarget::TerrainReliefScale: relief = v; break;
+      case SampleTarget::TerrainOffsetX: road.shift_x = v; break;
+      case SampleTarget::TerrainOffsetY: road.shift_y = v; break;
     }
   }
+  road.relief_scale *= relief;
   out.initial.yaw = yaw_deg * kPi / 180.0;
   if (mu_scale >= 0.0) {
     // The tire's grip is mu * (surface factor): a sampled surface factor scales the tire's mu
@@ -142,7 +182,7 @@ Batch sample_batch(const Scenario& s, const std::vector<const SampleSetup*>& set
   std::vector<CeParams<double>> ce;
   std::vector<InitialCondition> initial;
   for (const SampleSetup* su : setups) {
-    if (s.params.model == VehicleModel::Ce) {
+    if (s.params.model != VehicleModel::Strut) {
       ce.push_back(su->params.ce);
     } else {
       strut.push_back(su->params.strut);
@@ -151,7 +191,13 @@ Batch sample_batch(const Scenario& s, const std::vector<const SampleSetup*>& set
   }
   const int n = static_cast<int>(setups.size());
   const BatchOptions bo = scenario_batch_options(s);
-  Batch batch = s.params.model == VehicleModel::Ce ? Batch(ce, n, s.terrain, bo) : Batch(strut, n, s.terrain, bo);
+  TerrainSpec terrain = s.terrain;
+  if (sample_terrain_varies(s)) {
+    for (const SampleSetup* su : setups) terrain.variation.push_back(su->terrain);
+  }
+  Batch batch = s.params.model == VehicleModel::Ce    ? Batch(ce, n, std::move(terrain), bo)
+                : s.params.model == VehicleModel::Pgs ? Batch(pgs_vehicle_defs(ce), n, std::move(terrain), bo)
+                                                      : Batch(strut, n, std::move(terrain), bo);
   apply_sample_drivers(batch, s, setups);  // the driver first: set_initial_conditions starts the run
   batch.set_initial_conditions(initial);
   return batch;

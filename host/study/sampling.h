@@ -18,6 +18,7 @@ namespace fleetdyn::study {
 
 constexpr uint32_t kStreamLhsJitter = 0xF0000001u;  // the position inside an LHS stratum
 constexpr uint32_t kStreamKeys = 0xF0000002u;       // per-dimension keys (LHS permutations, Sobol scrambles)
+constexpr uint32_t kStreamRoad = 0xF0000003u;       // a sample's stretch of a per-sample rough road (sample_setup.h)
 
 // ---- distributions ----------------------------------------------------------------------------
 

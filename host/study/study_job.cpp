@@ -10,12 +10,14 @@
 #include <optional>
 #include <sstream>
 
+#include "host/cuda_engine.h"
 #include "host/output_files.h"
 #include "host/progress.h"
 #include "host/run_job.h"
 #include "host/scenario_json.h"
 #include "host/study/process_group.h"
 #include "host/study/sample_setup.h"
+#include "host/study/study_events.h"
 #include "host/study/samples_file.h"
 #include "host/study/study_summary.h"
 #include "host/study/trajectories_h5.h"
@@ -29,7 +31,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using json = nlohmann::ordered_json;
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr int kReportTraces = 5;  // worst cases whose time series the report shows
 
 // samples.csv's header: index, validity, sampled values, metrics, events.
@@ -37,18 +38,8 @@ std::string samples_header(const Scenario& s) {
   std::string h = "sample,valid";
   for (const auto& p : s.study.parameters) h += "," + p.name + unit_suffix(p.unit);
   for (const MetricInfo& m : kMetricInfo) h += std::string(",") + m.name + unit_suffix(m.unit);
-  for (const char* e : kEventNames) h += std::string(",") + e;
+  for (const StudyEvent& e : study_events(s)) h += "," + e.name;
   return h;
-}
-
-// Per-sample events from the metrics (host/study/study_summary.h, kEventNames order).
-void append_events(std::string& line, const StudySpec& spec, const double* m, bool diverged) {
-  const bool two_wheel = m[metric::two_wheel_liftoff_time] > 0.0;
-  const bool rollover = m[metric::max_abs_roll] > spec.rollover.roll_deg * kPi / 180.0 ||
-                        m[metric::longest_two_wheel_liftoff] >= spec.rollover.two_wheel_lift_s;
-  line += rollover ? ",1" : ",0";
-  line += two_wheel ? ",1" : ",0";
-  line += diverged ? ",1" : ",0";
 }
 
 // Progress over samples: "[####....]  38%  3800/10000 samples  1.20k samples/s  ETA 5s".
@@ -108,7 +99,7 @@ ChunkResult simulate_chunk(const Scenario& s, const StudyDesign& design, int64_t
     double* v = &values[static_cast<size_t>(i) * d];
     design.values(first + i, v);
     SampleSetup& su = setups[static_cast<size_t>(i)];
-    su = sample_setup(s, v);
+    su = sample_setup(s, v, design.base_sample(first + i));
     if (!su.valid) continue;
     vehicle_of[static_cast<size_t>(i)] = n++;
     simulated.push_back(&su);
@@ -130,6 +121,7 @@ ChunkResult simulate_chunk(const Scenario& s, const StudyDesign& design, int64_t
   out.simulated = n;
   std::string& rows = out.rows;
   std::vector<double> m(kMetricCount);
+  const size_t event_count = study_events(s).size();
   for (int64_t i = 0; i < count; ++i) {
     rows += std::to_string(first + i);
     const int slot = vehicle_of[static_cast<size_t>(i)];
@@ -140,9 +132,9 @@ ChunkResult simulate_chunk(const Scenario& s, const StudyDesign& design, int64_t
         m[static_cast<size_t>(j)] = metrics[static_cast<size_t>(j) * n + slot];
         append_double(rows += ',', m[static_cast<size_t>(j)]);
       }
-      append_events(rows, spec, m.data(), status[static_cast<size_t>(slot)] == kStatusDiverged);
+      for (const bool e : sample_events(s, m.data(), status[static_cast<size_t>(slot)])) rows += e ? ",1" : ",0";
     } else {
-      for (int j = 0; j < kMetricCount + kEventCount; ++j) rows += ",nan";
+      for (size_t j = 0; j < kMetricCount + event_count; ++j) rows += ",nan";
     }
     rows += '\n';
   }
@@ -233,9 +225,42 @@ ChunkResult decode(const std::string& bytes) {
   return r;
 }
 
+// What one rank ran on, for summary.json's "ranks".
+struct RankRecord {
+  int rank = 0, local_rank = 0, cuda_device = -1;
+  std::string host, device = "none (no chunk ran here)";
+  json to_json() const {
+    return {{"rank", rank}, {"host", host}, {"local_rank", local_rank},
+            {"cuda_device", cuda_device >= 0 ? json(cuda_device) : json(nullptr)}, {"device", device}};
+  }
+  static RankRecord from_json(const json& j) {
+    RankRecord r;
+    r.rank = j.at("rank").get<int>();
+    r.host = j.at("host").get<std::string>();
+    r.local_rank = j.at("local_rank").get<int>();
+    r.cuda_device = j.at("cuda_device").is_null() ? -1 : j.at("cuda_device").get<int>();
+    r.device = j.at("device").get<std::string>();
+    return r;
+  }
+};
+
+// This rank's CUDA device, made current before any batch exists: (local rank mod visible
+// devices) when the scenario may run on CUDA and a device is visible, else none (-1).
+int select_rank_device(const Scenario& s, const ProcessGroup& group) {
+  if (s.backend == BackendKind::Cpu) return -1;
+  const int device = cuda_device_for_rank(group.local_rank(), cuda_device_count());
+  if (device >= 0) use_cuda_device(device);
+  return device;
+}
+
 int run_study_sharded(const Scenario& s, const StudyRunOptions& opt, std::ostream& out, std::ostream& err) {
   const ProcessGroup& group = ProcessGroup::world();
   const Clock::time_point t_start = Clock::now();
+  RankRecord me;
+  me.rank = group.rank();
+  me.local_rank = group.local_rank();
+  me.host = host_name();
+  me.cuda_device = select_rank_device(s, group);
   const StudySpec& spec = s.study;
   const fs::path folder(s.output);
   const fs::path samples_path = folder / "samples.csv";
@@ -277,8 +302,11 @@ int run_study_sharded(const Scenario& s, const StudyRunOptions& opt, std::ostrea
     for (int64_t k = group.rank(); k < chunks; k += group.size()) {
       int64_t first = 0, count = 0;
       chunk_range(k, &first, &count);
-      group.send_to_root(encode(simulate_chunk(s, design, first, count, progress)));
+      const ChunkResult r = simulate_chunk(s, design, first, count, progress);
+      if (!r.device.empty()) me.device = r.device;
+      group.send_to_root(encode(r));
     }
+    group.send_to_root(me.to_json().dump());  // after its chunks: rank 0 reads it after theirs
     std::string code;
     group.broadcast(code);  // rank 0's exit code, once it has written the summary
     return std::stoi(code);
@@ -297,6 +325,15 @@ int run_study_sharded(const Scenario& s, const StudyRunOptions& opt, std::ostrea
     if (!r.device.empty()) {
       device = group.size() > 1 ? std::to_string(group.size()) + " MPI ranks, each: " + r.device : r.device;
       backend = r.backend;
+      if (owner == 0) me.device = r.device;
+    }
+  }
+  json ranks = json::array({me.to_json()});
+  for (int rank = 1; rank < group.size(); ++rank) {
+    try {
+      ranks.push_back(RankRecord::from_json(json::parse(group.receive_from(rank))).to_json());
+    } catch (const json::exception& e) {
+      throw Error("rank " + std::to_string(rank) + " sent no readable record of its device (" + e.what() + ")");
     }
   }
   progress.finish();
@@ -315,6 +352,7 @@ int run_study_sharded(const Scenario& s, const StudyRunOptions& opt, std::ostrea
   summary["backend"] = backend_name(backend);
   summary["device"] = device;
   summary["processes"] = group.size();
+  summary["ranks"] = ranks;  // each rank's node, local rank and device (GPU: local rank mod devices)
   summary["resumed"] = opt.resume;
   summary["samples_done_before_this_run"] = already;
   if (spec.trajectories_worst > 0) summary["files"]["trajectories"] = "trajectories.h5";

@@ -31,10 +31,40 @@ const ExtraName kExtraNames[] = {
     {"driver.amplitude", "-", -1.0, 1.0, SampleTarget::DriverAmplitude},
     {"driver.rate", "1/s", 1.0e-6, 1.0e3, SampleTarget::DriverRate},
     {"driver.start_time", "s", 0.0, 1.0e6, SampleTarget::DriverStartTime},
+    // The sample's own terrain (a TerrainVariation of the batch's, physics/terrain.h).
+    {"terrain.class", "-", 1.0, 8.0, SampleTarget::TerrainClass},
+    {"terrain.roughness", "m^3", 1.0e-9, 1.0, SampleTarget::TerrainRoughness},
+    {"terrain.relief_scale", "-", -100.0, 100.0, SampleTarget::TerrainReliefScale},
+    {"terrain.offset_x", "m", -1.0e7, 1.0e7, SampleTarget::TerrainOffsetX},
+    {"terrain.offset_y", "m", -1.0e7, 1.0e7, SampleTarget::TerrainOffsetY},
 };
 
-// The distribution's keys: `dist` picks the kind, which decides the other keys.
-Distribution parse_distribution(const Ctx& ctx, const YAML::Node& node, const std::string& field) {
+// The terrain types whose relief a sample can scale and move (TerrainVariation), and which of
+// those names each takes.
+bool terrain_name_fits(SampleTarget target, const std::string& terrain_type) {
+  const bool relief = terrain_type == "rough_road" || terrain_type == "hill" || terrain_type == "heightfield";
+  switch (target) {
+    case SampleTarget::TerrainClass:
+    case SampleTarget::TerrainRoughness: return terrain_type == "rough_road";
+    case SampleTarget::TerrainReliefScale:
+    case SampleTarget::TerrainOffsetX:
+    case SampleTarget::TerrainOffsetY: return relief;
+    default: return true;
+  }
+}
+
+// An ISO 8608 class written as a letter A..H, as its number 1..8 (terrain.class).
+bool road_class_letter(const YAML::Node& n, double* out) {
+  if (!n.IsScalar()) return false;
+  const std::string& t = n.Scalar();
+  if (t.size() != 1 || t[0] < 'A' || t[0] > 'H') return false;
+  *out = static_cast<double>(t[0] - 'A' + 1);
+  return true;
+}
+
+// The distribution's keys: `dist` picks the kind, which decides the other keys. road_class: the
+// values, bounds and fixed value may also be ISO 8608 class letters (terrain.class).
+Distribution parse_distribution(const Ctx& ctx, const YAML::Node& node, const std::string& field, bool road_class) {
   if (!node.IsMap()) ctx.fail(node, field, "expected a distribution such as {dist: normal, mean: 1, sd: 0.1}, got " + describe(node));
   YAML::Node kind_node;
   const std::string kind_name = ctx.kind_key(node, "dist", field + ".dist", &kind_node);
@@ -53,24 +83,33 @@ Distribution parse_distribution(const Ctx& ctx, const YAML::Node& node, const st
     case DistributionKind::Choice: allowed.insert(allowed.end(), {"values", "weights"}); break;
   }
   const MapReader m(ctx, node, field, allowed, " for a " + kind_name + " distribution");
+  const auto value = [&](const YAML::Node& n, const std::string& path) {
+    double letter = 0.0;
+    if (road_class && road_class_letter(n, &letter)) return letter;
+    return ctx.number(n, path);
+  };
   const auto num = [&](const char* key) { return ctx.number(m.require(key), m.path(key)); };
+  const auto val = [&](const char* key) { return value(m.require(key), m.path(key)); };
   switch (d.kind) {
-    case DistributionKind::Fixed: d.value = num("value"); break;
-    case DistributionKind::Uniform: d.min = num("min"); d.max = num("max"); break;
+    case DistributionKind::Fixed: d.value = val("value"); break;
+    case DistributionKind::Uniform: d.min = val("min"); d.max = val("max"); break;
     case DistributionKind::Normal: d.mean = num("mean"); d.sd = num("sd"); break;
     case DistributionKind::TruncatedNormal:
-      d.mean = num("mean"); d.sd = num("sd"); d.min = num("min"); d.max = num("max");
+      d.mean = num("mean"); d.sd = num("sd"); d.min = val("min"); d.max = val("max");
       break;
     case DistributionKind::LogNormal: d.mu = num("mu"); d.sigma = num("sigma"); break;
     case DistributionKind::Choice: {
-      const auto list = [&](const char* key, std::vector<double>& out) {
+      const auto list = [&](const char* key, std::vector<double>& out, bool classes) {
         const YAML::Node& n = m.require(key);
         if (!n.IsSequence() || n.size() == 0) ctx.fail(n, m.path(key), "expected a list of numbers, got " + describe(n));
-        for (size_t i = 0; i < n.size(); ++i) out.push_back(ctx.number(n[i], m.path(key) + "[" + std::to_string(i) + "]"));
+        for (size_t i = 0; i < n.size(); ++i) {
+          const std::string path = m.path(key) + "[" + std::to_string(i) + "]";
+          out.push_back(classes ? value(n[i], path) : ctx.number(n[i], path));
+        }
       };
-      list("values", d.values);
+      list("values", d.values, true);
       if (m.find("weights")) {
-        list("weights", d.weights);
+        list("weights", d.weights, false);
       } else {
         d.weights.assign(d.values.size(), 1.0);
       }
@@ -104,6 +143,11 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
   const std::string field = "study.parameters." + name;
   for (const ExtraName& e : kExtraNames) {
     if (name == e.name) {
+      if (!terrain_name_fits(e.target, s.terrain_type)) {
+        ctx.fail(key, field, "cannot be sampled on terrain type " + s.terrain_type + " (terrain.class and terrain.roughness: "
+                             "rough_road; terrain.relief_scale, terrain.offset_x, terrain.offset_y: rough_road, hill, "
+                             "heightfield)");
+      }
       const bool for_table = e.target == SampleTarget::SteerScale || e.target == SampleTarget::TimeScale;
       const bool for_program = e.target == SampleTarget::DriverAmplitude || e.target == SampleTarget::DriverRate ||
                                e.target == SampleTarget::DriverStartTime;
@@ -137,12 +181,17 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
   for (const ExtraName& e : kExtraNames) known.emplace_back(e.name);
   const bool terrain = name.rfind("terrain.", 0) == 0;
   ctx.fail(key, field,
-           terrain ? "only terrain.mu_scale can be sampled: the terrain's shape is shared by all vehicles of a batch"
+           terrain ? "cannot be sampled: a sample's terrain differs from the batch's only by its friction "
+                     "(terrain.mu_scale), its relief's roughness (terrain.class, terrain.roughness, "
+                     "terrain.relief_scale) and position (terrain.offset_x, terrain.offset_y); the shape itself "
+                     "(length, width, dx, dy, seed, slope, radius, ...) is shared by all vehicles of a batch" +
+                         suggestion(name, known)
                    : "unknown parameter '" + name + "' of a " + std::string(model_name(s.params.model)) +
                          " study (vehicle parameters: `fleetdyn params --model " + model_name(s.params.model) +
                          "`; also initial.speed, initial.yaw_deg, initial.x, initial.y, maneuver.steer_scale, "
-                         "maneuver.time_scale, terrain.mu_scale, driver.amplitude, driver.rate, driver.start_time)" +
-                         suggestion(name, known));
+                         "maneuver.time_scale, terrain.mu_scale, terrain.class, terrain.roughness, "
+                         "terrain.relief_scale, terrain.offset_x, terrain.offset_y, driver.amplitude, driver.rate, "
+                         "driver.start_time)" + suggestion(name, known));
 }
 
 }  // namespace
@@ -166,7 +215,8 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   st.enabled = true;
   st.line = line_of(node);
   const MapReader m(ctx, node, "study",
-                    {"samples", "seed", "sampling", "chunk", "sensitivity", "parameters", "rollover", "worst_by", "trajectories"});
+                    {"samples", "seed", "sampling", "chunk", "sensitivity", "parameters", "rollover", "lane_departure",
+                     "path_deviation", "worst_by", "trajectories"});
   {
     const YAML::Node& n = m.require("samples");
     st.samples = ctx.integer64_in(n, "study.samples", 1, kMaxStudySamples);
@@ -190,7 +240,7 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
     for (const auto& e : pm.entries()) {
       SampledParameter p = sampled_parameter(ctx, e.key, e.name, s);
       const std::string field = "study.parameters." + e.name;
-      p.distribution = parse_distribution(ctx, e.value, field);
+      p.distribution = parse_distribution(ctx, e.value, field, p.target == SampleTarget::TerrainClass);
       double lo = 0.0, hi = 0.0;
       distribution_range(p.distribution, &lo, &hi);
       if (hi < p.min || lo > p.max) {
@@ -207,12 +257,54 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
       }
       st.parameters.push_back(std::move(p));
     }
+    // One name sets a sample's relief height: two would contradict each other.
+    std::string relief;
+    for (size_t i = 0; i < st.parameters.size(); ++i) {
+      const SampleTarget t = st.parameters[i].target;
+      if (t != SampleTarget::TerrainClass && t != SampleTarget::TerrainRoughness && t != SampleTarget::TerrainReliefScale) continue;
+      if (!relief.empty()) {
+        ctx.fail(st.parameters[i].line, "study.parameters." + st.parameters[i].name,
+                 "sets the relief's height, as " + relief + " does already: sample one of terrain.class, "
+                 "terrain.roughness, terrain.relief_scale");
+      }
+      relief = st.parameters[i].name;
+    }
   }
   if (const YAML::Node* n = m.find("rollover")) {
     const MapReader rm(ctx, *n, "study.rollover", {"roll_deg", "two_wheel_lift_s"});
     if (const YAML::Node* v = rm.find("roll_deg")) st.rollover.roll_deg = ctx.number_in(*v, "study.rollover.roll_deg", 1.0, 180.0, "deg");
     if (const YAML::Node* v = rm.find("two_wheel_lift_s")) {
       st.rollover.two_wheel_lift_s = ctx.positive(*v, "study.rollover.two_wheel_lift_s", 1.0e6, "s");
+    }
+  }
+  {
+    // The path events' thresholds; the vehicle width from the driver or the model.
+    PathEventCriteria& pe = st.path_events;
+    const VehicleParams<double>& vp = s.params.model != VehicleModel::Strut ? s.params.ce.vehicle : s.params.strut;
+    pe.vehicle_width = s.driver.vehicle_width > 0.0 ? s.driver.vehicle_width
+                                                    : std::max(vp.track_front, vp.track_rear) + vp.tire.width;
+    const YAML::Node* lane = m.find("lane_departure");
+    if (lane) {
+      const MapReader lm(ctx, *lane, "study.lane_departure", {"lane_width", "vehicle_width"});
+      if (const YAML::Node* v = lm.find("lane_width")) pe.lane_width = ctx.positive(*v, "study.lane_departure.lane_width", 100.0, "m");
+      if (const YAML::Node* v = lm.find("vehicle_width")) {
+        pe.vehicle_width = ctx.positive(*v, "study.lane_departure.vehicle_width", 20.0, "m");
+      }
+    }
+    const YAML::Node* dev = m.find("path_deviation");
+    if (dev) {
+      const MapReader dm(ctx, *dev, "study.path_deviation", {"max"});
+      pe.max_deviation = ctx.positive(dm.require("max"), "study.path_deviation.max", 1.0e4, "m");
+    }
+    for (const YAML::Node* n : {lane, dev}) {
+      if (n && s.driver.kind != DriverSpec::Kind::Path) {
+        ctx.fail(*n, n == lane ? "study.lane_departure" : "study.path_deviation",
+                 "is an event of path drivers (driver: {type: path, ...}); this scenario has none");
+      }
+    }
+    if (s.driver.kind == DriverSpec::Kind::Path && !(pe.lane_departure_deviation() > 0.0)) {
+      ctx.fail(lane ? *lane : node, "study.lane_departure",
+               "the vehicle (" + fmt(pe.vehicle_width) + " m) is not narrower than the lane (" + fmt(pe.lane_width) + " m)");
     }
   }
   if (const YAML::Node* n = m.find("worst_by")) {

@@ -12,6 +12,7 @@
 #include "host/run_job.h"
 #include "host/scenario_json.h"
 #include "host/study/sample_setup.h"
+#include "host/study/study_events.h"
 #include "host/study/statistics.h"
 
 namespace fleetdyn::study {
@@ -155,16 +156,40 @@ json study_summary(const Scenario& s, const SamplesTable& t, const StudyTimings&
   study["parameters"] = params;
   study["rollover"] = {{"roll_deg", spec.rollover.roll_deg}, {"two_wheel_lift_s", spec.rollover.two_wheel_lift_s},
                        {"definition", "max |roll| relative to the ground > roll_deg, or both wheels of one side off "
-                                      "the ground for two_wheel_lift_s without a break"}};
+                                      "the ground for two_wheel_lift_s without a break, or capsized"}};
+  study["capsize_roll_deg"] = s.capsize_roll_deg;
+  if (s.driver.kind == DriverSpec::Kind::Path) {
+    const PathEventCriteria& pe = spec.path_events;
+    study["lane_departure"] = {{"lane_width", pe.lane_width}, {"vehicle_width", pe.vehicle_width},
+                               {"max_path_deviation_m", pe.lane_departure_deviation()}};
+    study["path_deviation"] = {{"max", pe.max_deviation}};
+  }
+  if (sample_terrain_varies(s)) {
+    study["terrain_per_sample"] = {
+        {"stretch", s.terrain_per_sample ? "each sample's own shift of the periodic road tile and sign, Philox stream "
+                                           "kStreamRoad keyed by (seed, sample)"
+                                         : "the scenario's"},
+        {"tile_length_m", s.terrain_type == "rough_road" ? json((s.terrain.desc.hf_nx - 1) * s.terrain.desc.hf_dx) : json(nullptr)},
+        {"tile_width_m", s.terrain_type == "rough_road" ? json((s.terrain.desc.hf_ny - 1) * s.terrain.desc.hf_dy) : json(nullptr)}};
+  }
+  json event_list = json::object();
+  for (const StudyEvent& e : study_events(s)) event_list[e.name] = e.description;
+  study["events"] = event_list;
   j["study"] = study;
 
   // ---- counts and invalid samples (their reasons recomputed: they depend on the index alone) ---
   int64_t n_valid = 0;
   for (double v : valid) n_valid += v == 1.0 ? 1 : 0;
   const std::vector<double>& div = t.values[static_cast<size_t>(t.column("diverged"))];
-  int64_t n_diverged = 0;
-  for (int64_t r = 0; r < rows; ++r) n_diverged += valid[static_cast<size_t>(r)] == 1.0 && div[static_cast<size_t>(r)] == 1.0 ? 1 : 0;
-  j["counts"] = {{"runs", rows}, {"valid", n_valid}, {"invalid", rows - n_valid}, {"diverged", n_diverged}};
+  const std::vector<double>& capsized = t.values[static_cast<size_t>(t.column("capsized"))];
+  int64_t n_diverged = 0, n_capsized = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    const size_t i = static_cast<size_t>(r);
+    n_diverged += valid[i] == 1.0 && div[i] == 1.0 ? 1 : 0;
+    n_capsized += valid[i] == 1.0 && capsized[i] == 1.0 ? 1 : 0;
+  }
+  j["counts"] = {{"runs", rows}, {"valid", n_valid}, {"invalid", rows - n_valid}, {"diverged", n_diverged},
+                 {"capsized", n_capsized}};
   json examples = json::array();
   if (n_valid < rows) {
     const StudyDesign design(spec);
@@ -172,14 +197,16 @@ json study_summary(const Scenario& s, const SamplesTable& t, const StudyTimings&
     for (int64_t r = 0; r < rows && static_cast<int>(examples.size()) < kInvalidExamples; ++r) {
       if (valid[static_cast<size_t>(r)] == 1.0) continue;
       design.values(r, v.data());
-      examples.push_back({{"sample", r}, {"reason", sample_setup(s, v.data()).invalid_reason}});
+      examples.push_back({{"sample", r}, {"reason", sample_setup(s, v.data(), design.base_sample(r)).invalid_reason}});
     }
   }
   j["invalid_examples"] = examples;
 
   // ---- events: probabilities over the valid samples -------------------------------------------
   json events = json::object();
-  for (const char* name : kEventNames) {
+  const std::vector<StudyEvent> event_defs = study_events(s);
+  for (const StudyEvent& def : event_defs) {
+    const std::string& name = def.name;
     const std::vector<double>& e = t.values[static_cast<size_t>(t.column(name))];
     int64_t k = 0;
     for (int64_t r = 0; r < rows; ++r) k += valid[static_cast<size_t>(r)] == 1.0 && e[static_cast<size_t>(r)] == 1.0 ? 1 : 0;
@@ -200,7 +227,8 @@ json study_summary(const Scenario& s, const SamplesTable& t, const StudyTimings&
       rank[kMetricInfo[m].name] = rank_sensitivity(s, t, sel.rows, sel.values);
     }
   }
-  for (const char* name : kEventNames) {
+  for (const StudyEvent& def : event_defs) {
+    const std::string& name = def.name;
     const std::vector<double>& e = t.values[static_cast<size_t>(t.column(name))];
     std::vector<int64_t> rs;
     std::vector<double> ys;
@@ -226,9 +254,9 @@ json study_summary(const Scenario& s, const SamplesTable& t, const StudyTimings&
       }
       sobol[info.name] = sobol_json(s, f);
     }
-    for (const char* name : kEventNames) {
-      std::vector<double> f = t.values[static_cast<size_t>(t.column(name))];
-      sobol[name] = sobol_json(s, f);
+    for (const StudyEvent& def : event_defs) {
+      std::vector<double> f = t.values[static_cast<size_t>(t.column(def.name))];
+      sobol[def.name] = sobol_json(s, f);
     }
     sens["sobol"] = sobol;
     sens["sobol_note"] = "Saltelli (2010) first-order and Jansen (1999) total indices over samples * (d + 2) runs; "
@@ -298,14 +326,9 @@ StudyReport study_report(const Scenario& s, const SamplesTable& t, const json& s
     if (m == metric::diverged_time) continue;
     r.metrics.push_back({info.name, info.unit, column(std::string(info.name) + unit_suffix(info.unit), true, is_event_time(info))});
   }
-  char rollover[200];
-  std::snprintf(rollover, sizeof rollover, "max |roll| relative to the ground > %g deg, or an unbroken two-wheel lift of %g s",
-                s.study.rollover.roll_deg, s.study.rollover.two_wheel_lift_s);
-  const char* descriptions[kEventCount] = {rollover, "both wheels of one side off the ground at some time",
-                                           "the state blew up (frozen at its last sane state)"};
-  for (int e = 0; e < kEventCount; ++e) {
-    const std::vector<double> x = column(kEventNames[e], false, false);
-    ReportEvent ev{kEventNames[e], descriptions[e], {}};
+  for (const StudyEvent& def : study_events(s)) {
+    const std::vector<double> x = column(def.name, false, false);
+    ReportEvent ev{def.name, def.description, {}};
     for (double v : x) ev.occurred.push_back(v == 1.0 ? 1 : 0);
     r.events.push_back(std::move(ev));
   }
@@ -341,9 +364,12 @@ std::string study_text_summary(const Scenario& s, const json& j, const std::stri
                 static_cast<long long>(tm["samples_this_run"].get<int64_t>()), tm["wall_time_s"].get<double>(),
                 format_rate(tm["samples_per_s"].get<double>()).c_str());
   o << line;
-  o << "  valid: " << c["valid"].get<int64_t>() << ", invalid: " << c["invalid"].get<int64_t>() << "\n";
-  for (const char* name : kEventNames) {
-    const json& e = j["events"][name];
+  o << "  valid: " << c["valid"].get<int64_t>() << ", invalid: " << c["invalid"].get<int64_t>()
+    << ", capsized (frozen on their side): " << c["capsized"].get<int64_t>() << ", diverged: " << c["diverged"].get<int64_t>()
+    << "\n";
+  for (const StudyEvent& def : study_events(s)) {
+    const char* name = def.name.c_str();
+    const json& e = j["events"][def.name];
     const json& w = e["wilson_95"];
     if (e["probability"].is_null()) continue;
     std::snprintf(line, sizeof line, "  P(%s) = %.4g  (%lld of %lld; 95 %% Wilson %.4g .. %.4g)\n", name,

@@ -12,9 +12,7 @@
 
 namespace fleetdyn::study {
 
-// Per-sample yes/no outcomes, the last columns of samples.csv, in this order.
-constexpr const char* kEventNames[] = {"rollover", "two_wheel_lift", "diverged"};
-constexpr int kEventCount = 3;
+// Per-sample yes/no outcomes, the last columns of samples.csv: host/study/study_events.h.
 
 struct StudyTimings {
   double setup_s = 0.0, wall_time_s = 0.0;  // this run (a resumed study: the resumed part)

@@ -15,7 +15,7 @@ std::vector<ReportTrace> simulate_traces(const Scenario& s, const std::vector<in
   std::vector<SampleSetup> setups;
   for (int64_t id : samples) {
     design.values(id, values.data());
-    SampleSetup su = sample_setup(s, values.data());
+    SampleSetup su = sample_setup(s, values.data(), design.base_sample(id));
     if (!su.valid) continue;
     ReportTrace t;
     t.sample = id;
@@ -47,8 +47,9 @@ std::vector<ReportTrace> simulate_traces(const Scenario& s, const std::vector<in
       const double sample_values[] = {x.euler[0], x.euler[1], x.omega_body[0],
                                       std::sqrt(vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2]), x.position[1]};
       for (size_t c = 0; c < t.channels.size(); ++c) {
-        // A diverged vehicle is frozen at its last sane state: its line stops there.
-        t.channels[c].values.push_back(x.status == kStatusRunning || done == 0 ? sample_values[c] : std::nan(""));
+        // A diverged vehicle is frozen at its last sane state: its line stops there. A capsized
+        // one is frozen where it passed the capsize angle, a state as real as any: its line stays.
+        t.channels[c].values.push_back(x.status != kStatusDiverged || done == 0 ? sample_values[c] : std::nan(""));
       }
     }
   }

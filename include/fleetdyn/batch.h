@@ -2,6 +2,7 @@
 //
 //   fleetdyn::Batch batch({fleetdyn::hmmwv_params()}, 1000, fleetdyn::TerrainSpec{}, options);     // strut
 //   fleetdyn::Batch batch({fleetdyn::hmmwv_ce_params()}, 1000, fleetdyn::TerrainSpec{}, options);  // ce
+//   fleetdyn::Batch batch({fleetdyn::PgsVehicleDef{}}, 1000, fleetdyn::TerrainSpec{}, options);     // pgs
 //   batch.set_initial_conditions({{.speed = 20.0}});
 //   batch.set_maneuvers({maneuver});
 //   batch.step(5000);                      // asynchronous on CUDA: no host synchronization inside
@@ -25,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetdyn/backend.h"
 #include "fleetdyn/driver.h"
 #include "fleetdyn/physics/ce_params.h"
 #include "fleetdyn/physics/driveline.h"
@@ -32,25 +34,21 @@
 #include "fleetdyn/physics/metrics.h"
 #include "fleetdyn/physics/strut_model.h"
 #include "fleetdyn/physics/vehicle_params.h"
+#include "fleetdyn/pgs_vehicle.h"
 
 namespace fleetdyn {
 
-enum class VehicleModel { Strut, Ce };
-enum class BackendKind { Auto, Cpu, Cuda };
-enum class Precision { Fp32, Fp64 };
+enum class VehicleModel { Strut, Ce, Pgs };
 
-const char* model_name(VehicleModel m);     // "strut", "ce"
-const char* backend_name(BackendKind b);    // "auto", "cpu", "cuda"
-const char* precision_name(Precision p);    // "fp32", "fp64"
-
-// Whether this build has CUDA and a usable device. `why` receives "no CUDA device (...)" with
-// the runtime's reason, "built without CUDA", or the device name.
-bool cuda_available(std::string* why = nullptr);
+const char* model_name(VehicleModel m);  // "strut", "ce", "pgs"
 
 // Terrain of a batch, host side (owns the heightfield data the device copy points into).
 struct TerrainSpec {
   TerrainDesc<double> desc = default_terrain_desc<double>();
   std::vector<double> heightfield;  // row-major hf_ny x hf_nx heights when desc.kind == Heightfield
+  // Empty (every vehicle meets desc), or one per vehicle: vehicle v meets desc moved and scaled by
+  // variation[v] (physics/terrain.h; a Monte Carlo sample's own stretch and roughness of a road).
+  std::vector<TerrainVariation<double>> variation;
 };
 
 struct InitialCondition {
@@ -79,6 +77,11 @@ struct BatchOptions {
   // at a time through the scalar code the GPU runs (false). Results agree to round-off. The ce
   // model always runs the scalar code.
   bool cpu_simd = true;
+  // [rad] a vehicle whose roll relative to the ground (over its whole range: pi/2 on its side)
+  // passes this at the start of a step is frozen there with status kStatusRolledOver and its
+  // capsize_time; 0 = never. Default 80 deg: past its tip-over angle, about to lie on its side
+  // where the models have no body-ground contact (docs/models/strut.md).
+  double capsize_roll = 1.3962634015954636;
 };
 
 // One vehicle's state in world coordinates, for reading back.
@@ -89,7 +92,7 @@ struct VehicleSnapshot {
   std::array<double, 3> euler;        // [rad] roll, pitch, yaw (ZYX)
   std::array<double, 3> velocity;     // [m/s] of the body COM, world
   std::array<double, 3> omega_body;   // [rad/s]
-  std::array<double, 4> wheel_spin;   // [rad/s] (ce: relative to the upright)
+  std::array<double, 4> wheel_spin;   // [rad/s] (ce, pgs: relative to the upright)
 };
 
 class Batch {
@@ -100,13 +103,17 @@ class Batch {
   Batch(std::vector<VehicleParams<double>> params, int vehicle_count, TerrainSpec terrain, BatchOptions options = {});
   // A ce batch, the same otherwise (params from hmmwv_ce_params() / make_ce_params()).
   Batch(std::vector<CeParams<double>> params, int vehicle_count, TerrainSpec terrain, BatchOptions options = {});
+  // A pgs batch: the ce vehicle in maximal coordinates (fleetdyn/pgs_vehicle.h). Its step is
+  // BatchOptions::step / substeps per pgs step (semi-implicit, not RK4); requery_contact must
+  // stay true.
+  Batch(std::vector<PgsVehicleDef> params, int vehicle_count, TerrainSpec terrain, BatchOptions options = {});
   ~Batch();
   Batch(Batch&&) noexcept;
   Batch& operator=(Batch&&) noexcept;
 
   int vehicle_count() const;
   VehicleModel model() const;
-  int state_size() const;            // scalars per vehicle in state(): kStrutStateSize or kCeStateSize
+  int state_size() const;            // scalars per vehicle in state(): kStrutStateSize, kCeStateSize or kPgsVehicleStateSize
   BackendKind backend() const;       // Cpu or Cuda (never Auto)
   Precision precision() const;
   const std::string& device_name() const;  // e.g. "cpu (2 threads)" or the GPU's name
@@ -114,7 +121,8 @@ class Batch {
   // strut: the vehicle's parameters; ce: the tire, driveline and brakes it shares with strut
   // (CeParams::vehicle).
   const VehicleParams<double>& params(int vehicle) const;
-  const CeParams<double>& ce_params(int vehicle) const;  // ce only; throws for strut
+  const CeParams<double>& ce_params(int vehicle) const;  // ce; pgs: pgs_vehicle_rest_params; throws for strut
+  const PgsVehicleParams<double>& pgs_params(int vehicle) const;  // pgs only
   const TerrainSpec& terrain() const;
 
   // Place every vehicle at rest on the terrain at its initial condition (length 1 or N), reset

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "fleetdyn/batch.h"  // BackendKind, Precision, cuda_available
+#include "fleetdyn/backend.h"  // BackendKind, Precision, cuda_available
 #include "fleetdyn/physics/math.h"
 #include "fleetdyn/physics/pgs/model.h"
 

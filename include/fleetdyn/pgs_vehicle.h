@@ -40,10 +40,35 @@ PgsModelDef pgs_vehicle_model_def(const PgsVehicleDef& def);
 template <class T>
 PgsVehicleParams<T> build_pgs_vehicle_params(const PgsVehicleDef& def, double step, const TerrainDesc<double>& terrain);
 
+// The ce vehicle whose rest state (ce_rest_state) is this vehicle's: def.vehicle, or in the
+// rigid-wheel mode def.vehicle with a tire 100 times stiffer vertically, so the wheels start
+// touching the ground (0.3 mm penetration instead of 3 cm) with almost nothing for the contact
+// rows to push out (which would scrub the wheels sideways and lock friction preloads in). A pgs batch's ce_params() returns these.
+CeParams<double> pgs_vehicle_rest_params(const PgsVehicleDef& def);
+
+// The same parameters in another precision (e.g. fp32 for a batch).
+template <class T>
+PgsVehicleParams<T> convert_pgs_vehicle_params(const PgsVehicleParams<double>& p);
+
 // A pgs vehicle state (physics/pgs/vehicle.h layout) with the same configuration and motion as
 // a ce state (ce_model.h layout: chassis pose and velocity, LCA angles and rates, wheel spins,
 // tire deflections, steering), e.g. ce_rest_state placed by ce_place_on_terrain.
 std::vector<double> pgs_vehicle_state_from_ce(const PgsVehicleParams<double>& p, const std::vector<double>& ce_state);
+
+// Mechanical energy [J] of a pgs vehicle state: kinetic energy of every body, gravity, springs
+// and the tires' vertical springs (as ce_energy), positions relative to the local origin.
+double pgs_vehicle_energy(const PgsVehicleParams<double>& p, const TerrainDesc<double>& terrain, double origin_x,
+                          double origin_y, const std::vector<double>& state);
+
+// The chassis frame's attitude and motion in a pgs vehicle state, as the batch's snapshots give
+// them for every model: COM position (local) and world velocity, chassis -> world rotation,
+// angular velocity in chassis axes, and each wheel's spin relative to its upright [rad/s].
+struct PgsChassisMotion {
+  Vec3<double> com, velocity, omega_body;
+  Mat3<double> rotation;
+  double wheel_spin[kCorners];
+};
+PgsChassisMotion pgs_vehicle_chassis_motion(const PgsVehicleParams<double>& p, const double* state);
 
 // Camber and toe-in [rad] of a corner's wheel in a pgs vehicle state (the conventions of
 // `fleetdyn kinematics`: camber + = top of the wheel outward, toe + = toe-in), and the LCA angle

@@ -1,7 +1,12 @@
 // A vector environment for reinforcement learning: num_envs vehicles, each an independent episode,
 // stepped together on the CPU or the GPU. Actions in, observations / rewards / terminated /
-// truncated out, every env step; each env step runs `decimation` physics steps (default: 1 kHz
-// physics, 50 Hz control).
+// truncated out, every env step; each env step runs `decimation` physics steps (default: the
+// model's default physics step, 50 Hz control).
+//
+// Models: strut (VehicleModel::Strut, the default) and ce (VehicleModel::Ce, the 14-DOF
+// constraint-embedding vehicle; base parameters in VectorEnvConfig::ce_vehicle). Everything
+// below holds for both; docs/design/vector-env.md says where they differ (step, randomizable
+// parameters, initial state).
 //
 //   fleetdyn::VectorEnvConfig config;                 // path following, strut HMMWV, fp32
 //   config.num_envs = 4096;
@@ -38,6 +43,7 @@
 #include <vector>
 
 #include "fleetdyn/batch.h"
+#include "fleetdyn/physics/ce_params.h"
 #include "fleetdyn/rough_road.h"
 
 namespace fleetdyn {
@@ -49,11 +55,14 @@ EnvTask env_task_from_name(const std::string& name);  // throws fleetdyn::Error 
 // Where a buffer lives: host memory, or the CUDA device of a cuda-backend env.
 enum class MemorySpace { Host, Device };
 
-// A parameter drawn anew at every reset: any scalar of FLEETDYN_VEHICLE_PARAM_FIELDS
-// (physics/vehicle_params.h), uniform in [lo, hi], as a value or (relative) as a factor on the
-// env's base value. Derived fields (static loads, preloads, inertias' reciprocals ...) follow.
+// A parameter drawn anew at every reset, uniform in [lo, hi], as a value or (relative) as a
+// factor on the env's base value. strut: any scalar of FLEETDYN_VEHICLE_PARAM_FIELDS
+// (physics/vehicle_params.h); derived fields (static loads, preloads, inertias' reciprocals ...)
+// follow. ce: the scalars of FLEETDYN_CE_PARAM_FIELDS (fleetdyn/ce_fields.h) except the stops,
+// travel limits and max_steer (env_randomizable_params(VehicleModel::Ce) lists them); each
+// episode starts at the rest state of the parameters it drew.
 struct ParamRandomization {
-  std::string name;       // e.g. "total_mass", "cg_height", "tire.mu"
+  std::string name;       // e.g. "total_mass", "cg_height", "tire.mu"; ce: "chassis_mass", "chassis_com_z" ...
   double lo = 1.0, hi = 1.0;
   bool relative = true;   // true: factor on the base value; false: the value itself
 };
@@ -65,12 +74,18 @@ struct VectorEnvConfig {
   BackendKind backend = BackendKind::Auto;
   Precision precision = Precision::Fp32;
   int cpu_threads = 0;          // CPU backend; 0 = all hardware threads
-  bool cpu_simd = true;         // CPU backend: strut physics of 4 (fp64) or 8 (fp32) envs at once in SIMD lanes
+  bool cpu_simd = true;         // CPU backend: strut physics of 4 (fp64) or 8 (fp32) envs at once in SIMD
+                                // lanes; the ce model always runs the scalar path (the GPU's code)
   uint64_t seed = 0;
-  VehicleParams<double> vehicle = {};  // base parameters of every env; total_mass == 0: the HMMWV
-  // Time.
-  double physics_step = 1.0e-3;  // [s] (strut HMMWV: 1 ms is its stable step)
-  int decimation = 20;           // physics steps per env step (20: 50 Hz control)
+  VehicleParams<double> vehicle = {};  // strut: base parameters of every env; total_mass == 0: the HMMWV
+  CeParams<double> ce_vehicle = {};    // ce: base parameters of every env; chassis_mass == 0: the HMMWV
+                                       // (hmmwv_ce_params())
+  // Time. Negative: the default.
+  double physics_step = -1.0;  // [s]; default: the model's default step for the base vehicle (its
+                               // stiffest mode: strut_default_step / ce_step_analysis; HMMWV: strut
+                               // 1 ms, ce 2 ms)
+  int decimation = -1;         // physics steps per env step; default: 50 Hz control (0.02 s / physics_step,
+                               // rounded; HMMWV: strut 20, ce 10)
   double time_limit = 30.0;      // [s] of simulated time, then truncation
   // Actuator rate limits [normalized units / s]: the steering goes lock to lock (2 units) in
   // 0.5 s at 4/s (a road-wheel rate of 60 deg/s with the HMMWV's 30 deg lock).
@@ -108,7 +123,10 @@ struct VectorEnvConfig {
   double w_progress = -1, w_lateral = -1, w_heading = -1, w_speed = -1;
   double w_steer_change = -1, w_pedal_change = -1, w_crash = -1;
   // Randomization at every reset; the default set when `use_default_randomization`.
-  bool use_default_randomization = true;  // total_mass x[0.9, 1.15], cg_height x[0.95, 1.1], tire.mu [0.7, 1.0], wheel rates x[0.85, 1.15]
+  // strut: total_mass x[0.9, 1.15], cg_height x[0.95, 1.1], tire.mu [0.7, 1.0], wheel rates x[0.85, 1.15];
+  // ce: chassis_mass x[0.9, 1.15], chassis_com_z in [base - 0.035, base + 0.07] m, tire.mu [0.7, 1.0],
+  // spring rates x[0.85, 1.15] (the same scatter on the same vehicle).
+  bool use_default_randomization = true;
   std::vector<ParamRandomization> randomize;  // added to (or, without the default, the whole of) the set
   RoughRoadSettings road;                     // reach speed only
 };
@@ -121,6 +139,9 @@ struct ObservationFeature {
 };
 const std::vector<ObservationFeature>& observation_features();
 std::vector<std::string> default_observations(EnvTask task);
+
+// The parameter names a model's env can randomize at reset (ParamRandomization::name).
+std::vector<std::string> env_randomizable_params(VehicleModel model);
 
 class VectorEnv {
  public:
@@ -179,8 +200,9 @@ class VectorEnv {
 
   // Parameters. The base set (length 1 or num_envs, each finalized) is what randomization draws
   // around; without randomization each env runs exactly its base values. Take effect at each
-  // env's next reset.
+  // env's next reset. The overload of the env's model (strut: VehicleParams, ce: CeParams).
   void set_base_params(const std::vector<VehicleParams<double>>& params);
+  void set_base_params(const std::vector<CeParams<double>>& params);
   // One named parameter of every env's base set (values: length 1 or num_envs).
   void set_base_param(const std::string& name, const std::vector<double>& values);
   // The named parameter each env runs in its current episode (synchronizes).
@@ -189,6 +211,10 @@ class VectorEnv {
   // env's origin) and the origins ([2][num_envs]); synchronizes.
   std::vector<double> read_state();
   std::vector<double> read_origins();
+  // Tire normal forces at rest [N] of each env's current vehicle ([4][num_envs], corners FL FR
+  // RL RR): what the wheel_loads observation divides by. strut: from the moment balance of its
+  // derived parameters; ce: of the rest state solved at the reset. Synchronizes.
+  std::vector<double> read_static_loads();
 
   struct Impl;
 

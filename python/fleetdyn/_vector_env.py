@@ -67,7 +67,10 @@ class VectorEnv(_Base):  # type: ignore[misc, valid-type]
         **config: any field of fleetdyn::VectorEnvConfig by name (fleetdyn.vector_env_config_defaults()
             lists them with their defaults), e.g. decimation=10, time_limit=20.0,
             observations=["body_velocity", "path_errors"], vehicle={"tire.mu": 0.8},
-            randomize=[("total_mass", 0.9, 1.2)], use_default_randomization=False.
+            randomize=[("total_mass", 0.9, 1.2)], use_default_randomization=False. With
+            model="ce": vehicle is a fleetdyn.CeParams or a dict of ce names
+            (fleetdyn.ce_param_fields()); fleetdyn.env_randomizable_params("ce") lists what
+            randomize accepts; the default step is 2 ms (decimation 10: 50 Hz control).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": _SAME_STEP, "render_modes": []}
@@ -171,7 +174,8 @@ class VectorEnv(_Base):  # type: ignore[misc, valid-type]
         self._live_core().set_base_param(name, values)
 
     def set_base_params(self, params) -> None:
-        """Base parameters: one fleetdyn.VehicleParams or a list of num_envs of them."""
+        """Base parameters: one parameter object of the env's model (fleetdyn.VehicleParams for
+        strut, fleetdyn.CeParams for ce) or a list of num_envs of them."""
         self._live_core().set_base_params(params)
 
     def episode_param(self, name: str) -> np.ndarray:
@@ -185,6 +189,11 @@ class VectorEnv(_Base):  # type: ignore[misc, valid-type]
     def read_origins(self) -> np.ndarray:
         """Each env's local origin [2][num_envs]."""
         return self._live_core().read_origins()
+
+    def read_static_loads(self) -> np.ndarray:
+        """Tire normal forces at rest [N] of each env's current vehicle [4][num_envs] (FL FR RL RR),
+        what the wheel_loads observation divides by (ce: from the rest state solved at reset)."""
+        return self._live_core().read_static_loads()
 
     def buffers(self) -> dict[str, Any]:
         """Zero-copy fleetdyn.BufferView objects of every buffer (host or device memory),

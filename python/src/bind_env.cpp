@@ -9,6 +9,8 @@
 
 #include "buffer_view.h"
 #include "common.h"
+#include "fleetdyn/ce.h"
+#include "fleetdyn/ce_fields.h"
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/env/env_config.h"
 #include "fleetdyn/vector_env.h"
@@ -33,24 +35,48 @@ struct ConfigField {
 
 std::string char_to_string(char c) { return std::string(1, c); }
 
-VehicleParams<double> vehicle_from(const py::handle& value) {
+// The `vehicle` keyword: the base parameters of the env's model (strut: VehicleParams into
+// VectorEnvConfig::vehicle; ce: CeParams into ::ce_vehicle), or a dict of overrides on that
+// model's HMMWV. config_from sets `model` first, so the dict knows which model it overrides.
+void set_vehicle(VectorEnvConfig& c, const py::handle& value) {
+  const bool ce = c.model == VehicleModel::Ce;
   if (py::isinstance<VehicleParams<double>>(value)) {
+    if (ce) throw py::type_error("vehicle: this env runs the ce model: pass a fleetdyn.CeParams (hmmwv_ce_params())");
     auto p = value.cast<VehicleParams<double>>();
     finalize_vehicle_params(p);
-    return p;
+    c.vehicle = p;
+    return;
+  }
+  if (py::isinstance<CeParams<double>>(value)) {
+    if (!ce) throw py::type_error("vehicle: a fleetdyn.CeParams needs model='ce'");
+    auto p = value.cast<CeParams<double>>();
+    finalize_ce_params(p);
+    c.ce_vehicle = p;
+    return;
   }
   if (py::isinstance<py::dict>(value)) {
-    auto p = hmmwv_params();
+    VehicleParams<double> strut = hmmwv_params();
+    CeParams<double> ce_params = hmmwv_ce_params();
     for (auto item : value.cast<py::dict>()) {
       const auto name = item.first.cast<std::string>();
-      double* ptr = vehicle_param_ptr(p, name);
-      if (!ptr) throw py::key_error("vehicle: unknown parameter '" + name + "' (fleetdyn.vehicle_param_fields() lists the names)");
+      double* ptr = ce ? ce_param_ptr(ce_params, name) : vehicle_param_ptr(strut, name);
+      if (!ptr) {
+        throw py::key_error("vehicle: unknown " + std::string(ce ? "ce " : "") + "parameter '" + name + "' (fleetdyn." +
+                            (ce ? "ce_param_fields" : "vehicle_param_fields") + "() lists the names)");
+      }
       *ptr = item.second.cast<double>();
     }
-    finalize_vehicle_params(p);
-    return p;
+    if (ce) {
+      finalize_ce_params(ce_params);
+      c.ce_vehicle = ce_params;
+    } else {
+      finalize_vehicle_params(strut);
+      c.vehicle = strut;
+    }
+    return;
   }
-  throw py::type_error("vehicle: expected a fleetdyn.VehicleParams or a dict {name: value} of overrides on the HMMWV");
+  throw py::type_error("vehicle: expected a fleetdyn.VehicleParams (strut), a fleetdyn.CeParams (ce) or a dict "
+                       "{name: value} of overrides on the model's HMMWV");
 }
 
 ParamRandomization randomization_from(const py::handle& item) {
@@ -127,8 +153,10 @@ const std::map<std::string, ConfigField>& config_fields() {
                     [](const VectorEnvConfig& c) { return py::object(py::str(backend_name(c.backend))); }};
     f["precision"] = {[](VectorEnvConfig& c, const py::handle& v) { c.precision = parse_precision(v.cast<std::string>()); },
                       [](const VectorEnvConfig& c) { return py::object(py::str(precision_name(c.precision))); }};
-    f["vehicle"] = {[](VectorEnvConfig& c, const py::handle& v) { c.vehicle = vehicle_from(v); },
-                    [](const VectorEnvConfig& c) { return py::cast(c.vehicle); }};
+    f["vehicle"] = {[](VectorEnvConfig& c, const py::handle& v) { set_vehicle(c, v); },
+                    [](const VectorEnvConfig& c) {
+                      return c.model == VehicleModel::Ce ? py::cast(c.ce_vehicle) : py::cast(c.vehicle);
+                    }};
     f["observations"] = {[](VectorEnvConfig& c, const py::handle& v) { c.observations = v.cast<std::vector<std::string>>(); },
                          [](const VectorEnvConfig& c) { return py::object(py::cast(c.observations)); }};
     f["randomize"] = {[](VectorEnvConfig& c, const py::handle& v) {
@@ -195,6 +223,7 @@ std::string known_config_names() {
 
 VectorEnvConfig config_from(const py::dict& kwargs) {
   VectorEnvConfig c;
+  if (kwargs.contains("model")) config_fields().at("model").set(c, kwargs["model"]);  // `vehicle` depends on it
   for (auto item : kwargs) {
     const auto key = item.first.cast<std::string>();
     auto it = config_fields().find(key);
@@ -428,6 +457,9 @@ void bind_env(py::module_& m) {
   m.def(
       "default_observations",
       [](const std::string& task) { return default_observations(env_task_from_name(task)); }, py::arg("task"));
+  m.def(
+      "env_randomizable_params", [](const std::string& model) { return env_randomizable_params(parse_model(model)); },
+      py::arg("model"), "The parameter names the model's VectorEnv can randomize at reset (randomize=...)");
 
   using Core = VectorEnvCore;
   py::class_<Core>(m, "VectorEnvCore", "The C++ vector environment; use fleetdyn.VectorEnv")
@@ -514,14 +546,32 @@ void bind_env(py::module_& m) {
       .def(
           "set_base_params",
           [](Core& c, const py::object& params) {
-            std::vector<VehicleParams<double>> ps;
-            if (py::isinstance<VehicleParams<double>>(params)) {
-              ps.push_back(params.cast<VehicleParams<double>>());
+            // One parameter object or a list of them, of the env's model (VehicleParams or CeParams).
+            std::vector<py::handle> items;
+            if (py::isinstance<VehicleParams<double>>(params) || py::isinstance<CeParams<double>>(params)) {
+              items.push_back(params);
             } else {
-              for (auto p : params) ps.push_back(p.cast<VehicleParams<double>>());
+              for (auto p : params) items.push_back(p);
             }
-            for (auto& p : ps) finalize_vehicle_params(p);
-            c.env().set_base_params(ps);
+            if (c.env().config().model == VehicleModel::Ce) {
+              std::vector<CeParams<double>> ps;
+              for (auto p : items) {
+                if (!py::isinstance<CeParams<double>>(p)) throw py::type_error("set_base_params: the ce env takes fleetdyn.CeParams");
+                ps.push_back(p.cast<CeParams<double>>());
+              }
+              for (auto& p : ps) finalize_ce_params(p);
+              c.env().set_base_params(ps);
+            } else {
+              std::vector<VehicleParams<double>> ps;
+              for (auto p : items) {
+                if (!py::isinstance<VehicleParams<double>>(p)) {
+                  throw py::type_error("set_base_params: the strut env takes fleetdyn.VehicleParams");
+                }
+                ps.push_back(p.cast<VehicleParams<double>>());
+              }
+              for (auto& p : ps) finalize_vehicle_params(p);
+              c.env().set_base_params(ps);
+            }
           },
           py::arg("params"))
       .def(
@@ -541,8 +591,14 @@ void bind_env(py::module_& m) {
              const py::ssize_t n = c.env().num_envs();
              return copy_array(v.data(), {static_cast<py::ssize_t>(v.size()) / n, n});
            })
-      .def("read_origins", [](Core& c) {
-        const auto v = c.env().read_origins();
+      .def("read_origins",
+           [](Core& c) {
+             const auto v = c.env().read_origins();
+             const py::ssize_t n = c.env().num_envs();
+             return copy_array(v.data(), {static_cast<py::ssize_t>(v.size()) / n, n});
+           })
+      .def("read_static_loads", [](Core& c) {
+        const auto v = c.env().read_static_loads();
         const py::ssize_t n = c.env().num_envs();
         return copy_array(v.data(), {static_cast<py::ssize_t>(v.size()) / n, n});
       });

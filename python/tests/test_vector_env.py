@@ -286,3 +286,46 @@ def test_reach_speed_task(make_env):
     assert "speed_error" in env.observation_names
     obs, reward, *_ = env.step(drive_actions(4, throttle=0.5))
     assert np.all(np.isfinite(obs)) and np.all(np.isfinite(reward))
+
+
+def test_ce_model_shapes_determinism_and_rest_state(make_env):
+    """model="ce": the 14-DOF vehicle behind the same API, with its own defaults (2 ms physics,
+    decimation 10: 50 Hz control), a rest state solved at every reset for the drawn parameters,
+    and bit-identical reruns across autoresets."""
+    n = 6
+    kw = dict(model="ce", seed=13, time_limit=0.3)  # 15 env steps per episode
+    env = make_env(n, **kw)
+    c = env.config
+    assert c["model"] == "ce" and c["physics_step"] == pytest.approx(0.002) and c["decimation"] == 10
+    assert env.max_episode_steps == 15
+    d = env.single_observation_space.shape[0]
+    obs, _ = env.reset(seed=13)
+    assert obs.shape == (n, d) and obs.dtype == np.float32 and np.all(np.isfinite(obs))
+    assert env.read_state().shape == (34, n)
+    a, fa = rollout(env, 13, 20)
+    b, fb = rollout(make_env(n, **kw), 13, 20)
+    assert len(fa) > 0 and len(fa) == len(fb)  # crossed an autoreset
+    for x, y in zip(a + fa, b + fb):
+        np.testing.assert_array_equal(x, y)
+    # The default randomization, and a rest state that carries each drawn vehicle's weight.
+    base = fleetdyn.hmmwv_ce_params()
+    mass = env.episode_param("chassis_mass")
+    assert np.all(mass >= 0.9 * base["chassis_mass"] * (1 - 1e-6))
+    assert np.all(mass <= 1.15 * base["chassis_mass"] * (1 + 1e-6))
+    loads = env.read_static_loads()
+    assert loads.shape == (4, n)
+    # Vertical equilibrium: the tires carry the drawn chassis plus the same bodies and wheels in
+    # every env (the HMMWV's ~505 kg of suspension bodies and wheels are not randomized).
+    rest_of_vehicle = loads.sum(axis=0) / base["gravity"] - mass
+    np.testing.assert_allclose(rest_of_vehicle, rest_of_vehicle[0], atol=0.01)
+    assert 400.0 < rest_of_vehicle[0] < 600.0
+    # Overrides by ce name; what randomize accepts; a clear error for what it does not.
+    mu = make_env(2, model="ce", vehicle={"tire.mu": 0.6}, use_default_randomization=False)
+    np.testing.assert_allclose(mu.episode_param("tire.mu"), 0.6, rtol=1e-6)
+    assert mu.config["vehicle"]["tire.mu"] == pytest.approx(0.6)
+    names = fleetdyn.env_randomizable_params("ce")
+    assert "chassis_mass" in names and "spring_rate_rear" in names and "max_steer" not in names
+    with pytest.raises(fleetdyn.Error, match=r"bump_stop_length_front\): not randomizable in the ce env"):
+        make_env(2, model="ce", randomize=[("bump_stop_length_front", 0.9, 1.1)])
+    with pytest.raises(KeyError, match="unknown ce parameter 'cg_height'"):
+        make_env(2, model="ce", vehicle={"cg_height": 0.8})

@@ -65,6 +65,12 @@ struct BatchView {
   const Params* params;  // [param_count]; vehicle v uses params[v % param_count]
   int param_count;
   TerrainDesc<T> terrain;
+  // [vehicle_count] each vehicle's variation of `terrain` (its own stretch and roughness of a
+  // road in a Monte Carlo study), or null: every vehicle meets `terrain` as it is.
+  const TerrainVariation<T>* terrain_variation;
+  // [rad] a vehicle whose roll relative to the ground passes this is frozen as rolled over
+  // (kStatusRolledOver); 0: never.
+  T capsize_roll;
   IntegratorSettings<T> integrator;
   ManeuverView<T> maneuver;
   T* state;        // [Model::kStateSize][vehicle_count]
@@ -105,9 +111,19 @@ FLEETDYN_FN Vec3<T> ground_relative_roll_pitch(const Mat3<T>& rot, Vec3<T> groun
           asin(clamp(-dot(rot.col(0), ground_normal), T(-1), T(1))), T(0)};
 }
 
+// |Roll| relative to the ground over its whole range [0, pi]: the angle about the body x axis
+// from the surface's normal to the body's z axis (pi / 2 on its side, pi on its roof), where
+// ground_relative_roll_pitch's arcsine folds back after pi / 2.
 template <class T>
-FLEETDYN_FN void update_metrics(T* m, const TerrainDesc<T>& terrain, T origin_x, T origin_y, const MetricSample<T>& x,
-                                T t, T dt) {
+FLEETDYN_FN T ground_relative_roll_magnitude(const Mat3<T>& rot, Vec3<T> ground_normal) {
+  return fabs(atan2(dot(rot.col(1), ground_normal), dot(rot.col(2), ground_normal)));
+}
+
+// Folds one step's sample into the metrics; returns the sample's |roll| relative to the ground
+// over its whole range (ground_relative_roll_magnitude), for the capsize test.
+template <class T>
+FLEETDYN_FN T update_metrics(T* m, const TerrainDesc<T>& terrain, T origin_x, T origin_y, const MetricSample<T>& x,
+                             T t, T dt) {
   const Vec3<T> ground_normal = terrain_query(terrain, x.com, origin_x, origin_y).normal;
   const Vec3<T> tilt = ground_relative_roll_pitch(x.rot, ground_normal);
   const Vec3<T> accel_body = mul_transpose(x.rot, x.accel);
@@ -116,6 +132,7 @@ FLEETDYN_FN void update_metrics(T* m, const TerrainDesc<T>& terrain, T origin_x,
   raise(m[metric::max_abs_pitch], fabs(tilt.y));
   raise(m[metric::max_abs_roll_rate], fabs(x.omega_body.x));
   raise(m[metric::max_abs_lat_accel], fabs(accel_body.y));
+  raise(m[metric::max_abs_vert_accel], fabs(accel_body.z));
   const bool off[kCorners] = {x.tire_normal_force[0] <= T(0), x.tire_normal_force[1] <= T(0),
                               x.tire_normal_force[2] <= T(0), x.tire_normal_force[3] <= T(0)};
   if (off[0] || off[1] || off[2] || off[3]) {
@@ -129,6 +146,20 @@ FLEETDYN_FN void update_metrics(T* m, const TerrainDesc<T>& terrain, T origin_x,
   } else {
     m[metric::current_two_wheel_liftoff] = T(0);
   }
+  return ground_relative_roll_magnitude(x.rot, ground_normal);
+}
+
+// The terrain vehicle v meets: the batch's, or its own variation of it.
+template <class Model, class T>
+FLEETDYN_FN TerrainDesc<T> vehicle_terrain(const BatchView<Model, T>& b, int v) {
+  return b.terrain_variation ? varied_terrain(b.terrain, b.terrain_variation[v]) : b.terrain;
+}
+
+// Whether a vehicle whose roll relative to the ground is `roll` (over its whole range) has
+// capsized: past the batch's capsize angle, when it has one.
+template <class T>
+FLEETDYN_FN bool capsized(T roll, T capsize_roll) {
+  return capsize_roll > T(0) && roll > capsize_roll;
 }
 
 // The inputs of vehicle v at time t: its maneuver table, or the batch's input arrays.
@@ -151,7 +182,10 @@ FLEETDYN_FN DriverInput<T> vehicle_input(const BatchView<Model, T>& b, const typ
 }
 
 // Advance vehicle v by `steps` outer steps. A vehicle whose state stops being sane is restored
-// to its last sane state, flagged kStatusDiverged and no longer stepped; the others go on.
+// to its last sane state, flagged kStatusDiverged and no longer stepped; the others go on. A
+// vehicle whose roll relative to the ground at the start of a step is past the capsize angle is
+// flagged kStatusRolledOver and frozen at that state (its time stays there); that step's sample
+// is in its metrics, nothing after it.
 // `params` is the vehicle's parameter set (the CUDA kernel may pass a local copy).
 // kDrivers: the batch's driver mode is not open loop. The open-loop form has no driver code in
 // it at all, so the CUDA kernel built from it allocates registers as it did before drivers.
@@ -171,6 +205,7 @@ FLEETDYN_FN void run_vehicle_steps(const BatchView<Model, T>& b, const typename 
   int count = b.step_count[v];
   int status = kStatusRunning;
   const T dt = b.integrator.step;
+  const TerrainDesc<T> terrain = vehicle_terrain(b, v);
   for (int k = 0; k < steps; ++k) {
     const T t = T(count) * dt;
     MetricSample<T> sample;
@@ -181,14 +216,19 @@ FLEETDYN_FN void run_vehicle_steps(const BatchView<Model, T>& b, const typename 
     } else {
       input = batch_input(b, v, t);
     }
-    Model::step(params, b.terrain, origin_x, origin_y, b.integrator, input, s, next, &sample);
+    Model::step(params, terrain, origin_x, origin_y, b.integrator, input, s, next, &sample);
     if (!Model::state_is_sane(next)) {  // keep s, the last sane state
       status = kStatusDiverged;
       m[metric::diverged_time] = t;
       break;
     }
-    update_metrics(m, b.terrain, origin_x, origin_y, sample, t, dt);
+    const T roll = update_metrics(m, terrain, origin_x, origin_y, sample, t, dt);
     if constexpr (kDrivers) update_driver_metrics(m, report, t);
+    if (capsized(roll, b.capsize_roll)) {  // keep s, the state that is past the capsize angle
+      status = kStatusRolledOver;
+      m[metric::capsize_time] = t;
+      break;
+    }
     for (int j = 0; j < kSize; ++j) s[j] = next[j];
     ++count;
     rebase_coordinate(s[Model::kPosIndex], origin_x);

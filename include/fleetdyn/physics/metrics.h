@@ -19,7 +19,9 @@
   X(current_two_wheel_liftoff, "s", "two-wheel lift-off spell still going on at the end, 0 if all wheels are down") \
   X(max_path_deviation, "m", "largest distance of the body COM from the driver's path, -1 if no path driver ran") \
   X(path_progress, "m", "arclength of the path reached by the body COM (closed paths: driven along it since the start, laps included), -1 if no path driver ran") \
-  X(maneuver_end_time, "s", "time the path driver reached the end of its open path (closed: went once around) or the steer program finished, -1 if not")
+  X(maneuver_end_time, "s", "time the path driver reached the end of its open path (closed: went once around) or the steer program finished, -1 if not") \
+  X(max_abs_vert_accel, "m/s^2", "largest |vertical acceleration| of the body COM, body z axis, gravity not included (0 standing still)") \
+  X(capsize_time, "s", "time the roll relative to the ground passed the capsize angle and the vehicle was frozen, -1 if it did not")
 
 namespace fleetdyn {
 namespace metric {
@@ -29,6 +31,9 @@ enum MetricIndex : int { FLEETDYN_METRIC_FIELDS(FLEETDYN_METRIC_ENUM) kCount };
 }  // namespace metric
 constexpr int kMetricCount = metric::kCount;
 
-// Why a vehicle stopped being stepped.
-enum VehicleStatus : int { kStatusRunning = 0, kStatusDiverged = 1 };
+// Why a vehicle stopped being stepped. kStatusRolledOver: its roll relative to the ground passed
+// the batch's capsize angle (BatchOptions::capsize_roll); it lies on its side or roof, where the
+// models have no body-ground contact, so it is frozen there (capsize_time) and its metrics keep
+// what happened up to then. Diverged and rolled-over vehicles are told apart in every summary.
+enum VehicleStatus : int { kStatusRunning = 0, kStatusDiverged = 1, kStatusRolledOver = 2 };
 }  // namespace fleetdyn

@@ -26,13 +26,18 @@ struct TerrainDesc {
   T hill_x, hill_y;     // [m] Hill: world position of the centre
   T hill_height;        // [m] Hill: peak height above the base ground (negative = dip)
   T hill_radius;        // [m] Hill: Gaussian width sigma, h = H exp(-r^2 / (2 sigma^2)); <= 0 = no hill
-  // Heightfield: surface z = base_height + bilinear interpolation of heights[iy*nx + ix], sample
-  // (ix, iy) lying at (hf_x0 + ix*hf_dx, hf_y0 + iy*hf_dy). Outside the grid the edge value is held.
-  // A null pointer, nx or ny < 1, or dx or dy <= 0 leaves only the base ground.
+  // Heightfield: surface z = base_height + hf_height_scale * (bilinear interpolation of
+  // heights[iy*nx + ix]), sample (ix, iy) lying at (hf_x0 + ix*hf_dx, hf_y0 + iy*hf_dy). Outside
+  // the grid the edge value is held, unless hf_periodic: then the grid is one tile of a surface
+  // that repeats with periods (nx - 1) dx and (ny - 1) dy (its last column and row repeat the
+  // first), so it has no edge. A null pointer, nx or ny < 1 (periodic: < 2), or dx or dy <= 0
+  // leaves only the base ground.
   T hf_x0, hf_y0;       // [m] world position of sample (0, 0)
   T hf_dx, hf_dy;       // [m] sample spacing along x and y (> 0)
   int hf_nx, hf_ny;     // [-] number of samples along x and y
   const T* hf_heights;  // [m] nx*ny samples, row-major in y; host or device pointer matching the caller
+  T hf_height_scale;    // [-] multiplies the heights (1 = as stored; a vehicle's own roughness, TerrainVariation)
+  int hf_periodic;      // [-] nonzero: the grid tiles the plane (see above)
   // Loop: inside of a cylinder of radius loop_radius, axis parallel to y, bottom tangent to the base
   // ground at x = loop_x. The track is a helix: its centreline sits at y = loop_lateral_shift * theta/(2 pi)
   // at lap angle theta in [0, 2 pi], so a car entering along +x at y ~ 0 exits at y ~ loop_lateral_shift.
@@ -41,6 +46,22 @@ struct TerrainDesc {
   T loop_lateral_shift; // [m] lateral (y) offset of the exit lane relative to the entry lane
   T loop_track_width;   // [m] width of the running surface across the helix centreline
   T mu_scale;           // [-] friction multiplier of this surface (1 = nominal)
+  // CPU SIMD lanes only (host/strut_lanes.h): when the vehicles of one lane group each have their
+  // own variation of the batch's terrain, the W descriptors of the lanes; the lane query reads
+  // lane i's from here. Null everywhere else (the scalar path and the GPU get one vehicle's
+  // descriptor).
+  const TerrainDesc* per_lane;
+};
+
+// A vehicle's own version of the batch's terrain, for Monte Carlo studies that give each sample
+// its own road: the relief is moved so that the vehicle at world point p meets the batch's
+// surface at p + shift, and its heights are multiplied by relief_scale (a rougher or smoother
+// road; negative turns bumps into dips). Heightfields and hills have relief; the other kinds
+// are unchanged.
+template <class T>
+struct TerrainVariation {
+  T shift_x, shift_y;  // [m]
+  T relief_scale;      // [-]
 };
 
 // Result of a terrain query.
@@ -109,12 +130,25 @@ FLEETDYN_FN TerrainContact<T> hill_contact(const TerrainDesc<T>& t, Vec3<T> loca
   return height_contact((local.z - t.base_height) - h, -h * dx * inv_s2, -h * dy * inv_s2, t.mu_scale);
 }
 
+// A grid coordinate g of a periodic heightfield brought into its first tile [0, period].
+template <class T>
+FLEETDYN_FN T wrap_grid(T g, int period) {
+  const T p = T(period);
+  return g - p * floor(g / p);
+}
+
 template <class T>
 FLEETDYN_FN TerrainContact<T> heightfield_contact(const TerrainDesc<T>& t, Vec3<T> local, T origin_x, T origin_y) {
-  if (t.hf_heights == nullptr || t.hf_nx < 1 || t.hf_ny < 1 || !(t.hf_dx > T(0)) || !(t.hf_dy > T(0)))
+  const int min_samples = t.hf_periodic ? 2 : 1;
+  if (t.hf_heights == nullptr || t.hf_nx < min_samples || t.hf_ny < min_samples || !(t.hf_dx > T(0)) ||
+      !(t.hf_dy > T(0)))
     return flat_contact(t, local.z);
-  const T gx = ((origin_x - t.hf_x0) + local.x) / t.hf_dx;  // grid coordinates, relative to the grid first
-  const T gy = ((origin_y - t.hf_y0) + local.y) / t.hf_dy;
+  T gx = ((origin_x - t.hf_x0) + local.x) / t.hf_dx;  // grid coordinates, relative to the grid first
+  T gy = ((origin_y - t.hf_y0) + local.y) / t.hf_dy;
+  if (t.hf_periodic) {  // the tile's last column and row repeat the first: no seam to bridge
+    gx = wrap_grid(gx, t.hf_nx - 1);
+    gy = wrap_grid(gy, t.hf_ny - 1);
+  }
   int ix0, ix1, iy0, iy1;
   T fx, fy;
   bool in_x, in_y;
@@ -125,10 +159,11 @@ FLEETDYN_FN TerrainContact<T> heightfield_contact(const TerrainDesc<T>& t, Vec3<
   const T h01 = t.hf_heights[row1 + ix0], h11 = t.hf_heights[row1 + ix1];
   const T h_y0 = h00 + fx * (h10 - h00);  // along x on the lower and upper row
   const T h_y1 = h01 + fx * (h11 - h01);
-  const T h = h_y0 + fy * (h_y1 - h_y0);
+  const T scale = t.hf_height_scale;
+  const T h = scale * (h_y0 + fy * (h_y1 - h_y0));
   // Gradient of the same bilinear interpolant, so normals agree with heights.
-  const T hx = in_x ? ((h10 - h00) + fy * ((h11 - h01) - (h10 - h00))) / t.hf_dx : T(0);
-  const T hy = in_y ? (h_y1 - h_y0) / t.hf_dy : T(0);
+  const T hx = in_x ? scale * ((h10 - h00) + fy * ((h11 - h01) - (h10 - h00))) / t.hf_dx : T(0);
+  const T hy = in_y ? scale * (h_y1 - h_y0) / t.hf_dy : T(0);
   return height_contact((local.z - t.base_height) - h, hx, hy, t.mu_scale);
 }
 
@@ -192,17 +227,33 @@ template <class T>
 FLEETDYN_FN T penetration(const TerrainContact<T>& c, T radius) { return radius - c.distance; }
 
 // Default descriptor (fill, then override the fields of the kind you want): flat ground at z = 0,
-// mu_scale 1, loop radius 8 m, lateral shift 3.5 m, track width 6 m, no heightfield, other fields 0.
+// mu_scale 1, loop radius 8 m, lateral shift 3.5 m, track width 6 m, no heightfield (height
+// scale 1, not periodic), other fields 0.
 template <class T>
 FLEETDYN_FN TerrainDesc<T> default_terrain_desc() {
   TerrainDesc<T> t{};
   t.kind = TerrainKind::Flat;
   t.base_height = T(0);
   t.hf_heights = nullptr;
+  t.hf_height_scale = T(1);
+  t.hf_periodic = 0;
   t.loop_radius = T(8);
   t.loop_lateral_shift = T(3.5);
   t.loop_track_width = T(6);
   t.mu_scale = T(1);
+  return t;
+}
+
+// The batch's terrain t as vehicle v meets it (TerrainVariation). A hill or heightfield sample
+// that sat at world p sits at p - shift; heights above the base ground scale by relief_scale.
+template <class T>
+FLEETDYN_FN TerrainDesc<T> varied_terrain(TerrainDesc<T> t, const TerrainVariation<T>& v) {
+  t.hf_x0 -= v.shift_x;
+  t.hf_y0 -= v.shift_y;
+  t.hf_height_scale *= v.relief_scale;
+  t.hill_x -= v.shift_x;
+  t.hill_y -= v.shift_y;
+  t.hill_height *= v.relief_scale;
   return t;
 }
 

@@ -69,7 +69,7 @@ FLEETDYN_FN void observe_env(const EnvView<Model, T>& e, int v, const typename M
         for (int i = 0; i < kCorners; ++i) put(EnvModel<Model>::wheel_spin(s, i) * EnvModel<Model>::wheel_radius(p) * velocity_scale);
         break;
       case kWheelLoads:
-        for (int i = 0; i < kCorners; ++i) put(e.wheel_load[i * n + v] / EnvModel<Model>::static_load(p, i));
+        for (int i = 0; i < kCorners; ++i) put(e.wheel_load[i * n + v] / e.static_load[i * n + v]);
         break;
       case kSteering: put(e.actuator[v]); break;
       case kPedals:
@@ -134,9 +134,9 @@ FLEETDYN_FN void reset_env(const EnvView<Model, T>& e, int v) {
   const T speed = lerp_draw(c.speed_min, c.speed_max, draw(kDrawSpeed));
   e.target_speed[v] = lerp_draw(c.target_speed_min, c.target_speed_max, draw(kDrawTargetSpeed));
   constexpr int kSize = Model::kStateSize;
-  T s[kSize], origin_x, origin_y;
+  T s[kSize], origin_x, origin_y, static_load[kCorners];
   EnvModel<Model>::initial_state(p, e.terrain, double(start_x), double(start_y) + double(lateral), yaw, speed, s,
-                                 &origin_x, &origin_y);
+                                 &origin_x, &origin_y, static_load);
   for (int j = 0; j < kSize; ++j) e.state[j * n + v] = s[j];
   e.origin[v] = origin_x;
   e.origin[n + v] = origin_y;
@@ -144,7 +144,10 @@ FLEETDYN_FN void reset_env(const EnvView<Model, T>& e, int v) {
     e.actuator[j * n + v] = T(0);
     e.command[j * n + v] = T(0);
   }
-  for (int i = 0; i < kCorners; ++i) e.wheel_load[i * n + v] = EnvModel<Model>::static_load(p, i);
+  for (int i = 0; i < kCorners; ++i) {
+    e.static_load[i * n + v] = static_load[i];
+    e.wheel_load[i * n + v] = static_load[i];
+  }
   e.lift_time[v] = T(0);
   e.episode_return[v] = T(0);
   e.episode_steps[v] = 0;
