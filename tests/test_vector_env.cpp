@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "fleetdyn/ce.h"
-#include "fleetdyn/ce_fields.h"
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/ce_model.h"
 #include "fleetdyn/physics/env/env_config.h"

@@ -353,7 +353,14 @@ VectorEnvConfig resolve(VectorEnvConfig c) {
   }
   // Default step: the model's own, from the base vehicle's stiffest mode (RK4 stability with
   // margin; HMMWV: strut 1 ms, ce 2 ms); default control rate 50 Hz.
-  if (c.physics_step < 0.0) c.physics_step = ce ? ce_step_analysis(c.ce_vehicle).default_step : strut_default_step(c.vehicle);
+  if (c.physics_step < 0.0) {
+    try {
+      c.physics_step = ce ? ce_step_analysis(c.ce_vehicle).default_step : strut_default_step(c.vehicle);
+    } catch (const Error& e) {
+      throw Error(std::string("VectorEnv: physics_step: the default comes from the base vehicle's step analysis, which "
+                              "failed (give physics_step, or fix the vehicle): ") + e.what());
+    }
+  }
   require(c.physics_step > 0.0 && c.physics_step <= 0.05, "physics_step", "must be in (0, 0.05] s, got " + num(c.physics_step));
   if (c.decimation < 0) c.decimation = std::max(1, static_cast<int>(std::lround(0.02 / c.physics_step)));
   require(c.decimation >= 1 && c.decimation <= 100000, "decimation", "must be in [1, 100000], got " + std::to_string(c.decimation));
