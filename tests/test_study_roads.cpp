@@ -216,14 +216,19 @@ TEST(SampleRoads, CeVehicleEqualsItAloneOnItsRoad) {
   expect_each_vehicle_as_alone(std::vector<CeParams<double>>{hmmwv_ce_params()}, o, 1.0, true);
 }
 
-// The SIMD lanes and the scalar path put every vehicle on the same road: they agree to round-off.
-TEST(SampleRoads, SimdLanesAgreeWithScalarPath) {
+// A periodic 200 m x 8 m ISO 8608 road tile of the given class.
+TerrainSpec periodic_road(char road_class) {
   RoughRoadSettings r;
-  r.road_class = 'E';
+  r.road_class = road_class;
   r.length = 200.0;
   r.width = 8.0;
   r.periodic = true;
-  TerrainSpec road = iso8608_road(r);
+  return iso8608_road(r);
+}
+
+// The SIMD lanes and the scalar path put every vehicle on the same road: they agree to round-off.
+TEST(SampleRoads, SimdLanesAgreeWithScalarPath) {
+  TerrainSpec road = periodic_road('E');
   const int n = 7;
   for (int v = 0; v < n; ++v) road.variation.push_back({23.0 * v, 0.7 * v, v % 2 ? -1.0 : 1.0});
   std::vector<std::vector<double>> metrics;
@@ -250,12 +255,7 @@ TEST(SampleRoads, SimdLanesAgreeWithScalarPath) {
 TEST(SampleRoads, CudaMatchesCpu) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
-  RoughRoadSettings r;
-  r.road_class = 'D';
-  r.length = 200.0;
-  r.width = 8.0;
-  r.periodic = true;
-  TerrainSpec road = iso8608_road(r);
+  TerrainSpec road = periodic_road('D');
   const int n = 40;
   for (int v = 0; v < n; ++v) road.variation.push_back({4.9 * v, 0.2 * v, v % 2 ? -1.0 : 1.0});
   std::vector<std::vector<VehicleSnapshot>> snaps;

@@ -129,19 +129,20 @@ TEST(VectorEnv, ResetWithSeedRestartsTheRandomStreams) {
   EXPECT_EQ(env.config().seed, 7u);
 }
 
-TEST(VectorEnv, MaskedResetTouchesOnlyTheMaskedEnvs) {
-  VectorEnv env(small_config());
-  run(env, 20);
+// Resets the envs in `masked` after `steps` steps and checks that exactly those changed their
+// state, observation and the drawn parameter `param` (a reset draws fresh parameters).
+void expect_masked_reset_touches_only(VectorEnv& env, int steps, std::vector<int> masked, const char* param) {
+  run(env, steps);
   const std::vector<double> state_before = env.read_state();
   const std::vector<float> obs_before = env.read_observations();
-  const std::vector<double> mu_before = env.episode_param("tire.mu");
+  const std::vector<double> param_before = env.episode_param(param);
   const int n = env.num_envs(), dim = env.observation_size();
   std::vector<uint8_t> mask(n, 0);
-  mask[1] = mask[5] = 1;
+  for (int e : masked) mask[e] = 1;
   env.reset(mask.data());
   const std::vector<double> state_after = env.read_state();
   const std::vector<float> obs_after = env.read_observations();
-  const std::vector<double> mu_after = env.episode_param("tire.mu");
+  const std::vector<double> param_after = env.episode_param(param);
   const size_t size = state_after.size() / n;
   for (int e = 0; e < n; ++e) {
     bool same_state = true, same_obs = true;
@@ -149,8 +150,13 @@ TEST(VectorEnv, MaskedResetTouchesOnlyTheMaskedEnvs) {
     for (int j = 0; j < dim; ++j) same_obs &= obs_after[static_cast<size_t>(e) * dim + j] == obs_before[static_cast<size_t>(e) * dim + j];
     EXPECT_EQ(same_state, !mask[e]) << "env " << e;
     EXPECT_EQ(same_obs, !mask[e]) << "env " << e;
-    EXPECT_EQ(mu_after[e] == mu_before[e], !mask[e]) << "env " << e << ": a reset draws fresh parameters";
+    EXPECT_EQ(param_after[e] == param_before[e], !mask[e]) << "env " << e << ": a reset draws fresh parameters";
   }
+}
+
+TEST(VectorEnv, MaskedResetTouchesOnlyTheMaskedEnvs) {
+  VectorEnv env(small_config());
+  expect_masked_reset_touches_only(env, 20, {1, 5}, "tire.mu");
 }
 
 // Same-step autoreset: at the time limit every env is truncated; final_observations() holds
@@ -520,25 +526,7 @@ TEST(CeVectorEnv, SameSeedSameActionsBitIdenticalWhateverTheThreadCount) {
 
 TEST(CeVectorEnv, MaskedResetTouchesOnlyTheMaskedEnvs) {
   VectorEnv env(ce_config());
-  run(env, 10);
-  const std::vector<double> state_before = env.read_state();
-  const std::vector<float> obs_before = env.read_observations();
-  const std::vector<double> mass_before = env.episode_param("chassis_mass");
-  const int n = env.num_envs(), dim = env.observation_size();
-  std::vector<uint8_t> mask(n, 0);
-  mask[2] = mask[7] = 1;
-  env.reset(mask.data());
-  const std::vector<double> state_after = env.read_state();
-  const std::vector<float> obs_after = env.read_observations();
-  const std::vector<double> mass_after = env.episode_param("chassis_mass");
-  for (int e = 0; e < n; ++e) {
-    bool same_state = true, same_obs = true;
-    for (size_t j = 0; j < static_cast<size_t>(kCeStateSize); ++j) same_state &= state_after[j * n + e] == state_before[j * n + e];
-    for (int j = 0; j < dim; ++j) same_obs &= obs_after[static_cast<size_t>(e) * dim + j] == obs_before[static_cast<size_t>(e) * dim + j];
-    EXPECT_EQ(same_state, !mask[e]) << "env " << e;
-    EXPECT_EQ(same_obs, !mask[e]) << "env " << e;
-    EXPECT_EQ(mass_after[e] == mass_before[e], !mask[e]) << "env " << e << ": a reset draws fresh parameters";
-  }
+  expect_masked_reset_touches_only(env, 10, {2, 7}, "chassis_mass");
 }
 
 // Every reset draws fresh values inside the ranges, and its rest state is that draw's: the tire
