@@ -174,10 +174,11 @@ FLEETDYN_FN void vehicle_loads(const PgsVehicleParams<T>& p, const TerrainDesc<T
   const Mat3<T> chassis_rot = chassis_rotation(p, chassis.R);
   // Driveline: engine speed from the drive-weighted mean spin relative to the uprights.
   T spin[kCorners], mean_spin = T(0);
+  BodyMotion<T> wheels[kCorners];
   for (int c = 0; c < kCorners; ++c) {
-    const BodyMotion<T> wheel = body_motion(s, corner_body(c, kWheelBody));
-    const BodyMotion<T> upright = body_motion(s, corner_body(c, kUprightBody));
-    spin[c] = dot(wheel.R.col(1), wheel.w - upright.w);
+    wheels[c] = body_motion(s, corner_body(c, kWheelBody));
+    const Vec3<T> upright_omega = load_vec(s, body_field(corner_body(c, kUprightBody), kWx));
+    spin[c] = dot(wheels[c].R.col(1), wheels[c].w - upright_omega);
     mean_spin += vp.drive_share[c] * spin[c];
   }
   const T drive_total = drive_torque_at_wheels(vp, input.throttle, mean_spin);
@@ -200,7 +201,7 @@ FLEETDYN_FN void vehicle_loads(const PgsVehicleParams<T>& p, const TerrainDesc<T
     l.torque[kChassisBody] -= limit;
 
     // Tire (TMeasy, as ce: contact below the wheel centre's terrain query) or the contact rows.
-    const BodyMotion<T> wheel = body_motion(s, wheel_body);
+    const BodyMotion<T>& wheel = wheels[c];
     const Vec3<T> spin_axis = wheel.R.col(1);
     T tire_fx = T(0), contact_lever = vp.tire.unloaded_radius, rolling_resistance_max = T(0);
     l.tire_normal_force[c] = tire_mode ? T(0) : s[impulse_field(kBodies, p.contacts[c].row_begin)] / h;
