@@ -253,7 +253,7 @@ struct PgsBench {
     return build_pgs_vehicle_params<double>(d, step, default_terrain_desc<double>());
   }
   static constexpr VehicleModel kModel = VehicleModel::Pgs;
-  static constexpr bool kHasSimd = false;
+  static constexpr bool kHasSimd = true;  // CPU: the sweeps in SIMD lanes (host/pgs/pgs_vehicle_lanes.h)
   static constexpr const char* kScatter = CeBench::kScatter;
   static constexpr const char* kSteerMeaning = CeBench::kSteerMeaning;
   static constexpr const char* kSteerShort = CeBench::kSteerShort;

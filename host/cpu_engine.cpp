@@ -3,15 +3,16 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "host/pgs/pgs_vehicle_lanes.h"
 #include "host/strut_lanes.h"
 #include "host/thread_pool.h"
 
 namespace fleetdyn {
 namespace {
 
-// Whether a model has a SIMD lane form on the CPU.
+// Whether a model has a SIMD lane form on the CPU (ce has none yet).
 template <class Model>
-constexpr bool kHasLanes = std::is_same_v<Model, StrutModel>;
+constexpr bool kHasLanes = std::is_same_v<Model, StrutModel> || std::is_same_v<Model, PgsVehicleModel>;
 
 template <class Model, class T>
 class CpuEngine final : public Engine<Model, T> {
@@ -28,7 +29,13 @@ class CpuEngine final : public Engine<Model, T> {
   static void run_units(const Slices& s, int begin, int end) {
     if constexpr (kHasLanes<Model>) {
       if (s.simd) {
-        for (int g = begin; g < end; ++g) strut_run_lanes<T, kWidth>(*s.view, g * kWidth, s.steps);
+        for (int g = begin; g < end; ++g) {
+          if constexpr (std::is_same_v<Model, StrutModel>) {
+            strut_run_lanes<T, kWidth>(*s.view, g * kWidth, s.steps);
+          } else {
+            pgs_run_lanes<T, kWidth>(*s.view, g * kWidth, s.steps);
+          }
+        }
         return;
       }
     }

@@ -206,43 +206,115 @@ BatchOptions pgs_options(BackendKind backend, Precision precision) {
   return o;
 }
 
-// The batch runs the same step as the physics above: a step steer in the batch ends where the
-// direct loop ends (bit for bit in fp64, one thread), and fp32 stays within 2 cm of fp64 over
-// 4 s (the joint errors are micrometres; fp32 resolves the chassis-relative positions).
-TEST(PgsVehicle, BatchMatchesTheDirectLoopAndFp32TracksFp64) {
+// A step steer of `defs` vehicles in the batch (CPU, one thread), SIMD lanes or the scalar path.
+std::vector<VehicleSnapshot> batch_step_steer(const std::vector<PgsVehicleDef>& defs, Precision precision, bool simd,
+                                              int steps) {
   const Maneuver steer{{0.0, 0.0, 0.15, 0.0}, {1.0, 0.0, 0.15, 0.0}, {1.2, 0.1, 0.15, 0.0}};
   InitialCondition ic;
   ic.speed = 15.0;
-  std::vector<VehicleSnapshot> snaps[2];
-  for (int k = 0; k < 2; ++k) {
-    Batch batch({PgsVehicleDef{}}, 2, TerrainSpec{}, pgs_options(BackendKind::Cpu, k == 0 ? Precision::Fp64 : Precision::Fp32));
-    batch.set_initial_conditions({ic});
-    batch.set_maneuvers({steer});
-    batch.step(4000);
-    snaps[k] = batch.snapshots();
-    for (int s : batch.status()) EXPECT_EQ(s, kStatusRunning);
-  }
-  EXPECT_EQ(snaps[0][0].position, snaps[0][1].position);
-  for (int a = 0; a < 2; ++a) EXPECT_NEAR(snaps[1][0].position[a], snaps[0][0].position[a], 0.02) << "axis " << a;
-  EXPECT_NEAR(snaps[1][0].euler[2], snaps[0][0].euler[2], 2e-3);
-  EXPECT_GT(snaps[0][0].euler[2], 0.3) << "the vehicle turned left";
+  BatchOptions o = pgs_options(BackendKind::Cpu, precision);
+  o.cpu_simd = simd;
+  Batch batch(defs, static_cast<int>(defs.size()), TerrainSpec{}, o);
+  batch.set_initial_conditions({ic});
+  batch.set_maneuvers({steer});
+  batch.step(steps);
+  for (int s : batch.status()) EXPECT_EQ(s, kStatusRunning);
+  return batch.snapshots();
 }
 
-// A vehicle whose state is poisoned is flagged diverged and frozen; the others go on unchanged.
+// Six vehicles that differ (tire friction): a full group of SIMD lanes and a partial one in fp64.
+std::vector<PgsVehicleDef> scattered_defs(int n) {
+  std::vector<PgsVehicleDef> defs(static_cast<size_t>(n));
+  for (int k = 0; k < n; ++k) defs[static_cast<size_t>(k)].vehicle.vehicle.tire.mu *= 0.85 + 0.05 * k;
+  return defs;
+}
+
+// The batch runs the same step as the physics above: from the batch's initial state, the direct
+// loop of vehicle_step ends where the batch's scalar path ends, bit for bit (fp64, constant
+// inputs, 1 s); and fp32 stays within 2 cm of fp64 over a 4 s step steer (the joint errors are
+// micrometres; fp32 resolves the chassis-relative positions).
+TEST(PgsVehicle, BatchMatchesTheDirectLoopAndFp32TracksFp64) {
+  const DriverInput<double> input{0.05, 0.15, 0.0};
+  InitialCondition ic;
+  ic.speed = 15.0;
+  BatchOptions o = pgs_options(BackendKind::Cpu, Precision::Fp64);
+  o.cpu_simd = false;
+  Batch batch({PgsVehicleDef{}}, 1, TerrainSpec{}, o);
+  batch.set_initial_conditions({ic});
+  batch.set_inputs({input});
+  VehicleRun direct;
+  direct.state = batch.state();
+  batch.step(1000);
+  direct.step(1000, input);
+  const std::vector<double> batched = batch.state();
+  ASSERT_EQ(batched.size(), direct.state.size());
+  double largest = 0.0;
+  for (size_t j = 0; j < batched.size(); ++j) largest = std::max(largest, std::fabs(batched[j] - direct.state[j]));
+  EXPECT_LT(largest, 1e-9) << "largest state difference";
+  EXPECT_GT(direct.chassis_pos().x, 14.0) << "the vehicle drove";
+
+  const std::vector<VehicleSnapshot> fp64 = batch_step_steer({PgsVehicleDef{}}, Precision::Fp64, false, 4000);
+  const std::vector<VehicleSnapshot> fp32 = batch_step_steer({PgsVehicleDef{}}, Precision::Fp32, false, 4000);
+  for (int a = 0; a < 2; ++a) EXPECT_NEAR(fp32[0].position[a], fp64[0].position[a], 0.02) << "axis " << a;
+  EXPECT_NEAR(fp32[0].euler[2], fp64[0].euler[2], 2e-3);
+  EXPECT_GT(fp64[0].euler[2], 0.3) << "the vehicle turned left";
+}
+
+// The CPU's SIMD lanes (the sweeps of 4 fp64 / 8 fp32 vehicles at once) against the scalar
+// path: the same operations in the same order, so fp64 agrees to round-off after 3 s of a
+// step steer; and a vehicle's result does not depend on its neighbours: alone, or in a partial
+// group, it ends bit for bit where it ends in the full batch.
+TEST(PgsVehicle, SimdLanesMatchTheScalarPath) {
+  const std::vector<PgsVehicleDef> defs = scattered_defs(6);
+  const std::vector<VehicleSnapshot> lanes = batch_step_steer(defs, Precision::Fp64, true, 3000);
+  const std::vector<VehicleSnapshot> scalar = batch_step_steer(defs, Precision::Fp64, false, 3000);
+  double largest = 0.0;
+  for (size_t v = 0; v < defs.size(); ++v)
+    for (int a = 0; a < 3; ++a) largest = std::max(largest, std::fabs(lanes[v].position[a] - scalar[v].position[a]));
+  EXPECT_LT(largest, 1e-6) << "SIMD lanes vs scalar path, largest position difference [m]";
+  // The vehicles differ: lanes must not have been mixed up.
+  EXPECT_GT(std::fabs(lanes[0].position[1] - lanes[5].position[1]), 0.01);
+  const std::vector<VehicleSnapshot> alone = batch_step_steer({defs[5]}, Precision::Fp64, true, 3000);
+  EXPECT_EQ(alone[0].position, lanes[5].position);
+  EXPECT_EQ(alone[0].euler, lanes[5].euler);
+  const std::vector<VehicleSnapshot> fp32 = batch_step_steer(scattered_defs(3), Precision::Fp32, true, 3000);
+  for (size_t v = 0; v < fp32.size(); ++v)
+    for (int a = 0; a < 2; ++a) EXPECT_NEAR(fp32[v].position[a], scalar[v].position[a], 0.02) << "vehicle " << v;
+}
+
+// Vehicles whose solver tables differ (sweep counts, wheel-contact modes) cannot share lanes:
+// each sweeps alone on its own table, and ends exactly where the scalar path ends.
+TEST(PgsVehicle, SimdLanesWithDifferentSolversSweepApart) {
+  std::vector<PgsVehicleDef> defs = scattered_defs(3);
+  defs[1].iterations = 20;
+  const std::vector<VehicleSnapshot> lanes = batch_step_steer(defs, Precision::Fp64, true, 1500);
+  const std::vector<VehicleSnapshot> scalar = batch_step_steer(defs, Precision::Fp64, false, 1500);
+  for (size_t v = 0; v < defs.size(); ++v) EXPECT_EQ(lanes[v].position, scalar[v].position) << "vehicle " << v;
+}
+
+// A vehicle whose state is poisoned is flagged diverged and frozen; the others, in the SIMD
+// lanes beside it and in the scalar path, go on exactly as in a clean batch.
 TEST(PgsVehicle, DivergingVehicleIsIsolated) {
-  Batch batch({PgsVehicleDef{}}, 3, TerrainSpec{}, pgs_options(BackendKind::Cpu, Precision::Fp64));
-  std::vector<double> poisoned(static_cast<size_t>(batch.state_size()));
-  const std::vector<double> all = batch.state();
-  for (int j = 0; j < batch.state_size(); ++j) poisoned[static_cast<size_t>(j)] = all[static_cast<size_t>(j) * 3 + 1];
-  poisoned[pgs::body_field(corner_body(0, kWheelBody), pgs::kVz)] = std::nan("");
-  batch.set_vehicle_state(1, poisoned);
-  batch.step(100);
-  const std::vector<int> status = batch.status();
-  EXPECT_EQ(status[0], kStatusRunning);
-  EXPECT_EQ(status[1], kStatusDiverged);
-  EXPECT_EQ(status[2], kStatusRunning);
-  const std::vector<VehicleSnapshot> snaps = batch.snapshots();
-  EXPECT_EQ(snaps[0].position, snaps[2].position);
+  for (bool simd : {true, false}) {
+    BatchOptions o = pgs_options(BackendKind::Cpu, Precision::Fp64);
+    o.cpu_simd = simd;
+    Batch clean({PgsVehicleDef{}}, 3, TerrainSpec{}, o);
+    Batch batch({PgsVehicleDef{}}, 3, TerrainSpec{}, o);
+    std::vector<double> poisoned(static_cast<size_t>(batch.state_size()));
+    const std::vector<double> all = batch.state();
+    for (int j = 0; j < batch.state_size(); ++j) poisoned[static_cast<size_t>(j)] = all[static_cast<size_t>(j) * 3 + 1];
+    poisoned[pgs::body_field(corner_body(0, kWheelBody), pgs::kVz)] = std::nan("");
+    batch.set_vehicle_state(1, poisoned);
+    batch.step(100);
+    clean.step(100);
+    const std::vector<int> status = batch.status();
+    EXPECT_EQ(status[0], kStatusRunning);
+    EXPECT_EQ(status[1], kStatusDiverged);
+    EXPECT_EQ(status[2], kStatusRunning);
+    const std::vector<VehicleSnapshot> snaps = batch.snapshots(), clean_snaps = clean.snapshots();
+    EXPECT_EQ(snaps[0].position, clean_snaps[0].position) << (simd ? "simd" : "scalar");
+    EXPECT_EQ(snaps[2].position, clean_snaps[2].position) << (simd ? "simd" : "scalar");
+  }
 }
 
 TEST(PgsVehicle, BadDefinitionsAreRejected) {

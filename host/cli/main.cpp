@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   BenchConfig bench;
   CLI::App* bench_cmd = app.add_subcommand("bench", "Measure throughput over batch sizes, backends and precisions");
   bench_cmd->add_option("--model", bench.model,
-                        "Vehicle model: strut, ce or pgs (ce and pgs: scalar CPU path only; pgs: the maximal-coordinate "
+                        "Vehicle model: strut, ce or pgs (ce: scalar CPU path only; pgs: the maximal-coordinate "
                         "vehicle, 30 sweeps)")
       ->check(CLI::IsMember({"strut", "ce", "pgs"}))
       ->capture_default_str();

@@ -73,9 +73,9 @@ struct BatchOptions {
   int substeps = 1;           // RK4 substeps per step
   bool requery_contact = true;  // terrain queried at every RK4 stage (false: once per step; strut only)
   int cpu_threads = 0;        // CPU backend threads; 0 = all hardware threads
-  // CPU backend, strut: step 4 (fp64) or 8 (fp32) vehicles at once in SIMD lanes (true), or one
-  // at a time through the scalar code the GPU runs (false). Results agree to round-off. The ce
-  // model always runs the scalar code.
+  // CPU backend, strut and pgs: step 4 (fp64) or 8 (fp32) vehicles at once in SIMD lanes (true;
+  // pgs: its Gauss-Seidel sweeps), or one at a time through the scalar code the GPU runs (false).
+  // Results agree to round-off. The ce model always runs the scalar code.
   bool cpu_simd = true;
   // [rad] a vehicle whose roll relative to the ground (over its whole range: pi/2 on its side)
   // passes this at the start of a step is frozen there with status kStatusRolledOver and its

@@ -181,68 +181,103 @@ FLEETDYN_FN DriverInput<T> vehicle_input(const BatchView<Model, T>& b, const typ
                       t, b.integrator.step, d, report);
 }
 
-// Advance vehicle v by `steps` outer steps. A vehicle whose state stops being sane is restored
-// to its last sane state, flagged kStatusDiverged and no longer stepped; the others go on. A
-// vehicle whose roll relative to the ground at the start of a step is past the capsize angle is
-// flagged kStatusRolledOver and frozen at that state (its time stays there); that step's sample
-// is in its metrics, nothing after it.
-// `params` is the vehicle's parameter set (the CUDA kernel may pass a local copy).
+// One vehicle's run over a call's steps, in phases around its step, so that a runner may step
+// several vehicles together between them (host/pgs/pgs_vehicle_lanes.h); run_vehicle_steps
+// below is the plain sequence.
+// A vehicle whose state stops being sane is restored to its last sane state, flagged
+// kStatusDiverged and no longer stepped; the others go on. A vehicle whose roll relative to the
+// ground at the start of a step is past the capsize angle is flagged kStatusRolledOver and
+// frozen at that state (its time stays there); that step's sample is in its metrics, nothing
+// after it.
 // kDrivers: the batch's driver mode is not open loop. The open-loop form has no driver code in
 // it at all, so the CUDA kernel built from it allocates registers as it did before drivers.
 template <bool kDrivers, class Model, class T>
-FLEETDYN_FN void run_vehicle_steps(const BatchView<Model, T>& b, const typename Model::template Params<T>& params,
-                                   int v, int steps) {
-  constexpr int kSize = Model::kStateSize;
-  const int n = b.vehicle_count;
-  if (b.status[v] != kStatusRunning) return;
-  T s[kSize], next[kSize], m[kMetricCount], d[kDriverStateSize];
-  for (int j = 0; j < kSize; ++j) s[j] = b.state[j * n + v];
-  for (int j = 0; j < kMetricCount; ++j) m[j] = b.metrics[j * n + v];
-  if constexpr (kDrivers) {
-    for (int j = 0; j < kDriverStateSize; ++j) d[j] = b.driver.state[j * n + v];
-  }
-  T origin_x = b.origin[v], origin_y = b.origin[n + v];
-  int count = b.step_count[v];
-  int status = kStatusRunning;
-  const T dt = b.integrator.step;
-  const TerrainDesc<T> terrain = vehicle_terrain(b, v);
-  for (int k = 0; k < steps; ++k) {
-    const T t = T(count) * dt;
-    MetricSample<T> sample;
-    DriverReport<T> report{};
-    DriverInput<T> input;
+struct VehicleRun {
+  static constexpr int kSize = Model::kStateSize;
+  T s[kSize], next[kSize];  // the state at the step's start; the step's result
+  T m[kMetricCount], d[kDriverStateSize];
+  T origin_x, origin_y, t;
+  int count, status;
+  TerrainDesc<T> terrain;
+  DriverReport<T> report;
+
+  FLEETDYN_FN void load(const BatchView<Model, T>& b, int v) {
+    const int n = b.vehicle_count;
+    for (int j = 0; j < kSize; ++j) s[j] = b.state[j * n + v];
+    for (int j = 0; j < kMetricCount; ++j) m[j] = b.metrics[j * n + v];
     if constexpr (kDrivers) {
-      input = vehicle_input(b, params, v, t, s, origin_x, origin_y, d, &report);
-    } else {
-      input = batch_input(b, v, t);
+      for (int j = 0; j < kDriverStateSize; ++j) d[j] = b.driver.state[j * n + v];
     }
-    Model::step(params, terrain, origin_x, origin_y, b.integrator, input, s, next, &sample);
+    origin_x = b.origin[v];
+    origin_y = b.origin[n + v];
+    count = b.step_count[v];
+    status = kStatusRunning;
+    terrain = vehicle_terrain(b, v);
+  }
+
+  // The inputs of the next step (its driver advances).
+  FLEETDYN_FN DriverInput<T> input(const BatchView<Model, T>& b, const typename Model::template Params<T>& params,
+                                   int v) {
+    t = T(count) * b.integrator.step;
+    report = DriverReport<T>{};
+    if constexpr (kDrivers) {
+      return vehicle_input(b, params, v, t, s, origin_x, origin_y, d, &report);
+    } else {
+      return batch_input(b, v, t);
+    }
+  }
+
+  // Takes the step's result `next` with its sample: false when the vehicle stops here.
+  FLEETDYN_FN bool accept(const BatchView<Model, T>& b, const MetricSample<T>& sample) {
+    const T dt = b.integrator.step;
     if (!Model::state_is_sane(next)) {  // keep s, the last sane state
       status = kStatusDiverged;
       m[metric::diverged_time] = t;
-      break;
+      return false;
     }
     const T roll = update_metrics(m, terrain, origin_x, origin_y, sample, t, dt);
     if constexpr (kDrivers) update_driver_metrics(m, report, t);
     if (capsized(roll, b.capsize_roll)) {  // keep s, the state that is past the capsize angle
       status = kStatusRolledOver;
       m[metric::capsize_time] = t;
-      break;
+      return false;
     }
     for (int j = 0; j < kSize; ++j) s[j] = next[j];
     ++count;
     rebase_coordinate(s[Model::kPosIndex], origin_x);
     rebase_coordinate(s[Model::kPosIndex + 1], origin_y);
+    return true;
   }
-  for (int j = 0; j < kSize; ++j) b.state[j * n + v] = s[j];
-  for (int j = 0; j < kMetricCount; ++j) b.metrics[j * n + v] = m[j];
-  if constexpr (kDrivers) {
-    for (int j = 0; j < kDriverStateSize; ++j) b.driver.state[j * n + v] = d[j];
+
+  FLEETDYN_FN void store(const BatchView<Model, T>& b, int v) const {
+    const int n = b.vehicle_count;
+    for (int j = 0; j < kSize; ++j) b.state[j * n + v] = s[j];
+    for (int j = 0; j < kMetricCount; ++j) b.metrics[j * n + v] = m[j];
+    if constexpr (kDrivers) {
+      for (int j = 0; j < kDriverStateSize; ++j) b.driver.state[j * n + v] = d[j];
+    }
+    b.origin[v] = origin_x;
+    b.origin[n + v] = origin_y;
+    b.step_count[v] = count;
+    b.status[v] = status;
   }
-  b.origin[v] = origin_x;
-  b.origin[n + v] = origin_y;
-  b.step_count[v] = count;
-  b.status[v] = status;
+};
+
+// Advance vehicle v by `steps` outer steps (VehicleRun says what happens to one that stops).
+// `params` is the vehicle's parameter set (the CUDA kernel may pass a local copy).
+template <bool kDrivers, class Model, class T>
+FLEETDYN_FN void run_vehicle_steps(const BatchView<Model, T>& b, const typename Model::template Params<T>& params,
+                                   int v, int steps) {
+  if (b.status[v] != kStatusRunning) return;
+  VehicleRun<kDrivers, Model, T> run;
+  run.load(b, v);
+  for (int k = 0; k < steps; ++k) {
+    const DriverInput<T> input = run.input(b, params, v);
+    MetricSample<T> sample;
+    Model::step(params, run.terrain, run.origin_x, run.origin_y, b.integrator, input, run.s, run.next, &sample);
+    if (!run.accept(b, sample)) break;
+  }
+  run.store(b, v);
 }
 
 template <class Model, class T>

@@ -11,3 +11,11 @@
 #endif
 
 #define FLEETDYN_FN FLEETDYN_HD FLEETDYN_FORCEINLINE
+
+// Inlined on the host too: small functions of an inner loop whose values must stay in registers
+// (the pgs sweeps, where a SIMD lane value passed through memory costs more than the arithmetic).
+#if defined(__CUDACC__)
+#define FLEETDYN_INLINE_FN FLEETDYN_HD __forceinline__
+#else
+#define FLEETDYN_INLINE_FN inline __attribute__((always_inline))
+#endif

@@ -32,6 +32,20 @@ FLEETDYN_FN DriverSense<T> pgs_vehicle_sense(const PgsVehicleParams<T>& p, const
   return x;
 }
 
+// The metric sample of a step from s to next with the loads at its start.
+template <class T>
+FLEETDYN_FN void pgs_vehicle_sample(const PgsVehicleParams<T>& p, T step, const T* s, const T* next,
+                                    const pgsv::Loads<T>& loads, MetricSample<T>* sample) {
+  const DriverSense<T> x = pgs_vehicle_sense(p, s);
+  sample->com = x.com;
+  sample->rot = x.rot;
+  sample->omega_body = x.omega_body;
+  // The step's mean acceleration of the chassis COM (the core's velocities are step-wise).
+  const int v = pgs::body_field(pgsv::kChassisBody, pgs::kVx);
+  sample->accel = (Vec3<T>{next[v], next[v + 1], next[v + 2]} - x.velocity) * (T(1) / step);
+  for (int c = 0; c < kCorners; ++c) sample->tire_normal_force[c] = loads.tire_normal_force[c];
+}
+
 struct PgsVehicleModel {
   template <class T>
   using Params = PgsVehicleParams<T>;
@@ -44,14 +58,7 @@ struct PgsVehicleModel {
                                MetricSample<T>* sample) {
     pgsv::Loads<T> loads;
     pgsv::vehicle_step(p, terrain, origin_x, origin_y, integ.step, integ.substeps, input, s, next, &loads);
-    const DriverSense<T> x = pgs_vehicle_sense(p, s);
-    sample->com = x.com;
-    sample->rot = x.rot;
-    sample->omega_body = x.omega_body;
-    // The step's mean acceleration of the chassis COM (the core's velocities are step-wise).
-    const int v = pgs::body_field(pgsv::kChassisBody, pgs::kVx);
-    sample->accel = (Vec3<T>{next[v], next[v + 1], next[v + 2]} - x.velocity) * (T(1) / integ.step);
-    for (int c = 0; c < kCorners; ++c) sample->tire_normal_force[c] = loads.tire_normal_force[c];
+    pgs_vehicle_sample(p, integ.step, s, next, loads, sample);
   }
   template <class T>
   static FLEETDYN_FN bool state_is_sane(const T* s) { return pgs_vehicle_state_is_sane(s); }

@@ -12,8 +12,9 @@
 namespace fleetdyn {
 namespace pgs {
 
+// The larger of two values (per lane when T is a SIMD lane type, host/lanes.h).
 template <class T>
-FLEETDYN_FN T larger(T a, T b) { return a > b ? a : b; }
+FLEETDYN_INLINE_FN T larger(T a, T b) { return select(a > b, a, b); }
 
 template <class T>
 struct Pose {
@@ -43,9 +44,11 @@ FLEETDYN_FN Pose<T> load_pose(Strided<T> state, int body) {
 }
 
 template <class T>
-FLEETDYN_FN Vec3<T> load_vec(Strided<T> s, int first) { return Vec3<T>{s[first], s[first + 1], s[first + 2]}; }
+FLEETDYN_INLINE_FN Vec3<T> load_vec(Strided<T> s, int first) {
+  return Vec3<T>{s[first], s[first + 1], s[first + 2]};
+}
 template <class T>
-FLEETDYN_FN void store_vec(Strided<T> s, int first, Vec3<T> v) {
+FLEETDYN_INLINE_FN void store_vec(Strided<T> s, int first, Vec3<T> v) {
   s[first] = v.x;
   s[first + 1] = v.y;
   s[first + 2] = v.z;
@@ -145,7 +148,7 @@ FLEETDYN_FN bool store_row(Strided<T> scratch, int row_count, int r, const RowIn
 
 // Velocity of the scratch bodies along a stored row: J v (seed 000: J V).
 template <class T>
-FLEETDYN_FN T row_velocity(Strided<T> scratch, int row_count, int r, const RowInfo& info) {
+FLEETDYN_INLINE_FN T row_velocity(Strided<T> scratch, int row_count, int r, const RowInfo& info) {
   const int b = row_scratch(r, 0);
   T w = T(0);
   if (info.body_a >= 0) {
@@ -163,7 +166,7 @@ FLEETDYN_FN T row_velocity(Strided<T> scratch, int row_count, int r, const RowIn
 
 // V += M^-1 J^T d_lambda for one row (seed 000: V1 = V0 + M^-1 F dt + M^-1 J^T lambda).
 template <class T>
-FLEETDYN_FN void apply_row_impulse(Strided<T> scratch, int row_count, int r, const RowInfo& info, T d_lambda) {
+FLEETDYN_INLINE_FN void apply_row_impulse(Strided<T> scratch, int row_count, int r, const RowInfo& info, T d_lambda) {
   const int b = row_scratch(r, 0);
   if (info.body_a >= 0) {
     const int v = body_scratch(row_count, info.body_a, kSv);

@@ -13,6 +13,11 @@
 // J M^-1 J^T): |lambda - proj(lambda - m_eff w)| / m_eff with w = J v - target. Zero exactly
 // at a solution: w = 0 where lambda is inside its bounds, w >= 0 at a lower bound, w <= 0 at
 // an upper one, and the cone's tangential velocity opposing the friction impulse at its rim.
+//
+// Lanes: the scratch values S are the model's scalar T (one system: the CPU loop, a CUDA
+// thread) or a SIMD lane type of W systems sharing one row table (host/lanes.h, the CPU's
+// vectorized vehicle runner). Choices are select()s, so every lane follows its own; a row that
+// is singular in some lanes (effective mass 0, bounds 0, impulse 0) stays a no-op in those.
 #pragma once
 
 #include "fleetdyn/physics/config.h"
@@ -25,11 +30,11 @@ namespace fleetdyn {
 namespace pgs {
 
 // Bounds of row r for the current impulses (friction: scaled by lambda_n).
-template <class T>
-FLEETDYN_FN void row_bounds(Strided<T> scratch, const RowInfo& info, int r, T* lower, T* upper) {
+template <class S>
+FLEETDYN_INLINE_FN void row_bounds(Strided<S> scratch, const RowInfo& info, int r, S* lower, S* upper) {
   const int b = row_scratch(r, 0);
   if (info.kind == kRowFriction) {
-    const T lambda_n = scratch[row_scratch(info.normal_row, kLambda)];
+    const S lambda_n = scratch[row_scratch(info.normal_row, kLambda)];
     *lower = scratch[b + kLower] * lambda_n;
     *upper = scratch[b + kUpper] * lambda_n;
   } else {
@@ -39,22 +44,29 @@ FLEETDYN_FN void row_bounds(Strided<T> scratch, const RowInfo& info, int r, T* l
 }
 
 // Unprojected Gauss-Seidel proposal for row r: lambda - m_eff (J v - target).
-template <class T>
-FLEETDYN_FN T row_proposal(Strided<T> scratch, int row_count, int r, const RowInfo& info) {
+template <class S>
+FLEETDYN_INLINE_FN S row_proposal(Strided<S> scratch, int row_count, int r, const RowInfo& info) {
   const int b = row_scratch(r, 0);
-  const T w = row_velocity(scratch, row_count, r, info) - scratch[b + kTarget];
+  const S w = row_velocity(scratch, row_count, r, info) - scratch[b + kTarget];
   return scratch[b + kLambda] - scratch[b + kEffMass] * w;
 }
 
+// A change in impulse in velocity units, |d_lambda| / m_eff; 0 where the row is singular.
+template <class S>
+FLEETDYN_INLINE_FN S velocity_change(S d_lambda, S eff) {
+  const auto acting = eff > S(0);
+  return select(acting, fabs(d_lambda) / select(acting, eff, S(1)), S(0));
+}
+
 // Projects a circular-cone tangent pair onto the disk of radius `limit`.
-template <class T>
-FLEETDYN_FN void project_disk(T* l1, T* l2, T limit) {
-  const T mag = sqrt(*l1 * *l1 + *l2 * *l2);
-  if (mag > limit) {
-    const T s = mag > T(0) ? limit / mag : T(0);
-    *l1 *= s;
-    *l2 *= s;
-  }
+template <class S>
+FLEETDYN_INLINE_FN void project_disk(S* l1, S* l2, S limit) {
+  const S mag = sqrt(*l1 * *l1 + *l2 * *l2);
+  const auto positive = mag > S(0);
+  const S scale = select(positive, limit / select(positive, mag, S(1)), S(0));
+  const auto outside = mag > limit;
+  *l1 = select(outside, *l1 * scale, *l1);
+  *l2 = select(outside, *l2 * scale, *l2);
 }
 
 // Circular cone: both tangent rows step with one common effective mass (the smaller), then the
@@ -63,12 +75,12 @@ FLEETDYN_FN void project_disk(T* l1, T* l2, T limit) {
 // effective mass it would oppose M w instead, off by the rows' mass anisotropy (measured about
 // 1 % of mu g on a sliding box).
 // Returns the common effective mass (the residual of the pair is |d lambda| / that mass).
-template <class T>
-FLEETDYN_FN T cone_proposal(const ModelView<T>& m, Strided<T> scratch, int r, int q, T* l1, T* l2) {
+template <class T, class S>
+FLEETDYN_INLINE_FN S cone_proposal(const ModelView<T>& m, Strided<S> scratch, int r, int q, S* l1, S* l2) {
   const int n = m.row_count;
   const int b = row_scratch(r, 0), bq = row_scratch(q, 0);
-  const T eff = scratch[b + kEffMass], eff_q = scratch[bq + kEffMass];
-  const T common = eff_q > T(0) && eff_q < eff ? eff_q : eff;
+  const S eff = scratch[b + kEffMass], eff_q = scratch[bq + kEffMass];
+  const S common = select(both(eff_q > S(0), eff_q < eff), eff_q, eff);
   *l1 = scratch[b + kLambda] - common * (row_velocity(scratch, n, r, m.rows[r]) - scratch[b + kTarget]);
   *l2 = scratch[bq + kLambda] - common * (row_velocity(scratch, n, q, m.rows[q]) - scratch[bq + kTarget]);
   project_disk(l1, l2, scratch[b + kUpper] * scratch[row_scratch(m.rows[r].normal_row, kLambda)]);
@@ -77,39 +89,39 @@ FLEETDYN_FN T cone_proposal(const ModelView<T>& m, Strided<T> scratch, int r, in
 
 // One Gauss-Seidel update of row r (with its cone partner). Returns the change in velocity
 // units (|d_lambda| / m_eff); 0 for singular rows and for a cone pair's second row.
-template <class T>
-FLEETDYN_FN T update_row(const ModelView<T>& m, Strided<T> scratch, int r) {
+template <class T, class S>
+FLEETDYN_INLINE_FN S update_row(const ModelView<T>& m, Strided<S> scratch, int r) {
   const int n = m.row_count;
   const RowInfo& info = m.rows[r];
   const int b = row_scratch(r, 0);
-  const T eff = scratch[b + kEffMass];
-  if (!(eff > T(0))) return T(0);  // singular rows never act
+  const S eff = scratch[b + kEffMass];
+  if (!any_lane(eff > S(0))) return S(0);  // singular rows never act
   if (info.kind == kRowFriction && info.partner >= 0) {
-    if (info.partner < r) return T(0);  // the pair is done at its first row
+    if (info.partner < r) return S(0);  // the pair is done at its first row
     const int q = info.partner;
     const int bq = row_scratch(q, 0);
-    T l1, l2;
-    const T common = cone_proposal(m, scratch, r, q, &l1, &l2);
-    const T d1 = l1 - scratch[b + kLambda], d2 = l2 - scratch[bq + kLambda];
+    S l1, l2;
+    const S common = cone_proposal(m, scratch, r, q, &l1, &l2);
+    const S d1 = l1 - scratch[b + kLambda], d2 = l2 - scratch[bq + kLambda];
     scratch[b + kLambda] = l1;
     scratch[bq + kLambda] = l2;
     apply_row_impulse(scratch, n, r, info, d1);
     apply_row_impulse(scratch, n, q, m.rows[q], d2);
-    return larger(fabs(d1), fabs(d2)) / common;
+    return velocity_change(larger(fabs(d1), fabs(d2)), common);
   }
-  T lower, upper;
+  S lower, upper;
   row_bounds(scratch, info, r, &lower, &upper);
-  const T proposed = clamp(row_proposal(scratch, n, r, info), lower, upper);
-  const T d = proposed - scratch[b + kLambda];
+  const S proposed = clamp(row_proposal(scratch, n, r, info), lower, upper);
+  const S d = proposed - scratch[b + kLambda];
   scratch[b + kLambda] = proposed;
   apply_row_impulse(scratch, n, r, info, d);
-  return fabs(d) / eff;
+  return velocity_change(d, eff);
 }
 
 // One sweep over all rows in table order. Returns the largest change.
-template <class T>
-FLEETDYN_FN T pgs_sweep(const ModelView<T>& m, Strided<T> scratch) {
-  T largest = T(0);
+template <class T, class S>
+FLEETDYN_INLINE_FN S pgs_sweep(const ModelView<T>& m, Strided<S> scratch) {
+  S largest = S(0);
   for (int r = 0; r < m.row_count; ++r) largest = larger(largest, update_row(m, scratch, r));
   return largest;
 }
@@ -121,8 +133,8 @@ FLEETDYN_FN void lane_sync() {
   __syncwarp();
 #endif
 }
-template <class T>
-FLEETDYN_FN T lanes_max(T v) {
+template <class S>
+FLEETDYN_INLINE_FN S lanes_max(S v) {
 #if defined(__CUDA_ARCH__)
   for (int offset = 16; offset > 0; offset >>= 1) v = larger(v, __shfl_xor_sync(0xffffffffu, v, offset));
 #endif
@@ -133,9 +145,9 @@ FLEETDYN_FN T lanes_max(T v) {
 // their updates commute). `lanes` lanes split each color; on the host lanes = 1 runs the same
 // order serially, which is how the CPU tests the warp kernel's order. With lanes > 1 (a full
 // warp) the lanes synchronize after each color and agree on the largest change.
-template <class T>
-FLEETDYN_FN T pgs_sweep_colored(const ModelView<T>& m, Strided<T> scratch, int lane, int lanes) {
-  T largest = T(0);
+template <class T, class S>
+FLEETDYN_INLINE_FN S pgs_sweep_colored(const ModelView<T>& m, Strided<S> scratch, int lane, int lanes) {
+  S largest = S(0);
   for (int c = 0; c < m.color_count; ++c) {
     for (int i = m.color_begin[c] + lane; i < m.color_begin[c + 1]; i += lanes) {
       largest = larger(largest, update_row(m, scratch, m.sweep_order[i]));
@@ -147,33 +159,36 @@ FLEETDYN_FN T pgs_sweep_colored(const ModelView<T>& m, Strided<T> scratch, int l
 
 // Residuals of the current impulses and velocities (natural map, see above), without changing
 // them: the largest over bilateral rows and over the unilateral and friction rows.
-template <class T>
-FLEETDYN_FN void pgs_residual(const ModelView<T>& m, Strided<T> scratch, T* bilateral, T* complementarity) {
-  *bilateral = T(0);
-  *complementarity = T(0);
+template <class T, class S>
+FLEETDYN_FN void pgs_residual(const ModelView<T>& m, Strided<S> scratch, S* bilateral, S* complementarity) {
+  *bilateral = S(0);
+  *complementarity = S(0);
   const int n = m.row_count;
   for (int r = 0; r < n; ++r) {
     const RowInfo& info = m.rows[r];
     const int b = row_scratch(r, 0);
-    const T eff = scratch[b + kEffMass];
-    if (!(eff > T(0))) continue;
-    const T lambda = scratch[b + kLambda];
+    const S eff = scratch[b + kEffMass];
+    const auto acting = eff > S(0);
+    if (!any_lane(acting)) continue;
+    const S lambda = scratch[b + kLambda];
     if (info.kind == kRowBilateral) {
-      *bilateral = larger(*bilateral, fabs(row_velocity(scratch, n, r, info) - scratch[b + kTarget]));
+      const S error = fabs(row_velocity(scratch, n, r, info) - scratch[b + kTarget]);
+      *bilateral = larger(*bilateral, select(acting, error, S(0)));
       continue;
     }
     if (info.kind == kRowFriction && info.partner >= 0) {
       if (info.partner < r) continue;
       const int q = info.partner;
-      T l1, l2;
-      const T common = cone_proposal(m, scratch, r, q, &l1, &l2);
-      *complementarity = larger(*complementarity, larger(fabs(l1 - lambda), fabs(l2 - scratch[row_scratch(q, kLambda)])) / common);
+      S l1, l2;
+      const S common = cone_proposal(m, scratch, r, q, &l1, &l2);
+      const S change = larger(fabs(l1 - lambda), fabs(l2 - scratch[row_scratch(q, kLambda)]));
+      *complementarity = larger(*complementarity, select(acting, velocity_change(change, common), S(0)));
       continue;
     }
-    T lower, upper;
+    S lower, upper;
     row_bounds(scratch, info, r, &lower, &upper);
-    const T proposed = clamp(row_proposal(scratch, n, r, info), lower, upper);
-    *complementarity = larger(*complementarity, fabs(proposed - lambda) / eff);
+    const S proposed = clamp(row_proposal(scratch, n, r, info), lower, upper);
+    *complementarity = larger(*complementarity, select(acting, velocity_change(proposed - lambda, eff), S(0)));
   }
 }
 
@@ -181,19 +196,20 @@ FLEETDYN_FN void pgs_residual(const ModelView<T>& m, Strided<T> scratch, T* bila
 // residual is evaluated (one extra pass) only when a sweep changed no row by more than the
 // tolerance, so a converged result is certified, not inferred. Returns the sweeps made.
 // With lanes > 1 (a warp per system) every lane runs this loop: all see the same change and
-// residuals (read after a barrier), so they stop together.
-template <class T>
-FLEETDYN_FN int pgs_solve(const ModelView<T>& m, Strided<T> scratch, T* bilateral, T* complementarity, int lane = 0,
+// residuals (read after a barrier), so they stop together. SIMD lanes (S a lane type) stop
+// when every lane has converged.
+template <class T, class S>
+FLEETDYN_FN int pgs_solve(const ModelView<T>& m, Strided<S> scratch, S* bilateral, S* complementarity, int lane = 0,
                           int lanes = 1) {
   const T tol = m.settings.tolerance;
   const bool colored = lanes > 1 || m.settings.colored_sweeps;
   int sweeps = 0;
   while (sweeps < m.settings.max_iterations) {
-    const T change = colored ? pgs_sweep_colored(m, scratch, lane, lanes) : pgs_sweep(m, scratch);
+    const S change = colored ? pgs_sweep_colored(m, scratch, lane, lanes) : pgs_sweep(m, scratch);
     ++sweeps;
-    if (tol > T(0) && change <= tol) {
+    if (tol > T(0) && all_lanes(change <= S(tol))) {
       pgs_residual(m, scratch, bilateral, complementarity);
-      if (larger(*bilateral, *complementarity) <= tol) return sweeps;
+      if (all_lanes(larger(*bilateral, *complementarity) <= S(tol))) return sweeps;
     }
   }
   pgs_residual(m, scratch, bilateral, complementarity);

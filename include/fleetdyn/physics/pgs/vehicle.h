@@ -285,6 +285,95 @@ FLEETDYN_FN Vec3<T> steered_tierod_inner(const CeParams<T>& ce, int corner, T st
   return tierod_inner_point(ce.corner[corner], ce.steering, link).pos;
 }
 
+// Scratch size of one vehicle's core step (rows, then bodies; physics/pgs/layout.h).
+constexpr int kScratchSize = pgs::kRowScratchSize * kMaxRows + pgs::kBodyScratchSize * kBodies;
+
+// One vehicle's work of a step in phases, so that a runner may solve several vehicles' rows
+// together between them (host/pgs/pgs_vehicle_lanes.h); vehicle_step below is the plain
+// sequence. The model view points into this struct: it is set up in place and never copied.
+template <class T>
+struct StepWork {
+  Vec3<T> shift[kJoints], shift_rate[kJoints];  // the tierods' moving inner anchors (ModelView)
+  Loads<T> loads, first_loads;                  // this substep's loads; the first substep's
+  pgs::ModelView<T> model;
+  pgs::RowBuild<T> build;
+  T report[pgs::kReportFieldCount];
+  DriverInput<T> input;
+  T h, lag, steer1, drift;
+  int status;  // pgs::StatusBits of the step
+};
+
+// Starts a step of `substeps` core steps from s: next = s in the core's form.
+template <class T>
+FLEETDYN_FN void step_begin(const PgsVehicleParams<T>& p, T step, int substeps, DriverInput<T> input, const T* s,
+                            T* next, StepWork<T>& w) {
+  w.input = clamped(input);
+  w.h = step / T(substeps);
+  for (int j = 0; j < kStateSize; ++j) next[j] = s[j];
+  offset_positions(next, T(1));
+  for (int j = 0; j < kJoints; ++j) {
+    w.shift[j] = Vec3<T>{T(0), T(0), T(0)};
+    w.shift_rate[j] = w.shift[j];
+  }
+  w.model = vehicle_model_view(p, w.h);
+  w.model.anchor_shift = w.shift;
+  w.model.anchor_shift_rate = w.shift_rate;
+  w.model.external_force = w.loads.force;
+  w.model.external_torque = w.loads.torque;
+  for (int k = 0; k < pgs::kReportFieldCount; ++k) w.report[k] = T(0);
+  w.status = 0;
+  w.drift = T(0);
+  w.lag = exp(-w.h / p.ce.steer_time_constant);
+}
+
+// A substep up to the sweeps: the steering, the loads, then the core's V*, rows and warm start
+// into `scratch`. Returns false when the vehicle is frozen (a non-finite step before).
+template <class T>
+FLEETDYN_FN bool substep_prepare(const PgsVehicleParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
+                                 int sub, T* next, pgs::Strided<T> scratch, StepWork<T>& w) {
+  const pgs::Strided<T> state{next, 1, 0};
+  if (w.status & pgs::kStatusNonFinite) return false;
+  // Steering actuator (ce: first-order lag, exact over the substep); the front tierod inner
+  // points ride on the Pitman link, a moving anchor of the tierod rows.
+  const T steer0 = next[kSteer];
+  const T command = ce_steer_command(p.ce, w.input);
+  w.steer1 = command + (steer0 - command) * w.lag;
+  for (int c = 0; c < 2; ++c) {
+    const Vec3<T> inner0 = steered_tierod_inner(p.ce, c, steer0), inner1 = steered_tierod_inner(p.ce, c, w.steer1);
+    w.shift[corner_joint(c, kTierod)] = mul_transpose(p.chassis_axes, inner0 - p.tierod_inner_design[c]);
+    w.shift_rate[corner_joint(c, kTierod)] = mul_transpose(p.chassis_axes, inner1 - inner0) * (T(1) / w.h);
+  }
+  vehicle_loads(p, terrain, origin_x, origin_y, w.input, w.h, state, w.loads);
+  if (sub == 0) w.first_loads = w.loads;
+  return pgs::pgs_step_prepare(w.model, state, scratch, w.status, &w.build);
+}
+
+// A substep after the sweeps (bilateral, complementarity: their residuals): the core's
+// position update, the tire deflections and the steering.
+template <class T>
+FLEETDYN_FN void substep_finish(T* next, pgs::Strided<T> scratch, StepWork<T>& w, T bilateral, T complementarity) {
+  const pgs::Strided<T> state{next, 1, 0}, report{w.report, 1, 0};
+  pgs::pgs_step_finish(w.model, state, scratch, report, &w.status, w.build, bilateral, complementarity);
+  if (w.status & pgs::kStatusNonFinite) return;
+  for (int c = 0; c < kCorners; ++c) {
+    next[kDeflLong + c] += w.h * w.loads.defl_long_rate[c];
+    next[kDeflLat + c] += w.h * w.loads.defl_lat_rate[c];
+  }
+  next[kSteer] = w.steer1;
+  w.drift = pgs::larger(w.drift, w.report[pgs::kReportDrift]);
+}
+
+// Ends the step: next back in the stored form, with the step's drift and residual. Returns the
+// core's status bits of the step.
+template <class T>
+FLEETDYN_FN int step_end(T* next, const StepWork<T>& w) {
+  offset_positions(next, T(-1));
+  next[kDrift] = w.drift;
+  next[kResidual] = w.report[pgs::kReportResidualBilateral];
+  if (w.status & pgs::kStatusNonFinite) next[0] = T(1e30);  // the batch's sanity check flags it diverged
+  return w.status;
+}
+
 // One step of `substeps` core steps from s into next (which may not alias s). `first_loads`, if
 // given, receives the loads of the first substep (the state at step start). Returns the core's
 // status bits (pgs::StatusBits) of the step.
@@ -292,54 +381,18 @@ template <class T>
 FLEETDYN_FN int vehicle_step(const PgsVehicleParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
                              T step, int substeps, DriverInput<T> input, const T* s, T* next,
                              Loads<T>* first_loads = nullptr) {
-  input = clamped(input);
-  const T h = step / T(substeps);
-  for (int j = 0; j < kStateSize; ++j) next[j] = s[j];
-  offset_positions(next, T(1));
-  Vec3<T> shift[kJoints], shift_rate[kJoints];
-  for (int j = 0; j < kJoints; ++j) {
-    shift[j] = Vec3<T>{T(0), T(0), T(0)};
-    shift_rate[j] = shift[j];
-  }
-  Loads<T> loads;
-  pgs::ModelView<T> m = vehicle_model_view(p, h);
-  m.anchor_shift = shift;
-  m.anchor_shift_rate = shift_rate;
-  m.external_force = loads.force;
-  m.external_torque = loads.torque;
-  T scratch_data[pgs::kRowScratchSize * kMaxRows + pgs::kBodyScratchSize * kBodies];
-  T report[pgs::kReportFieldCount] = {};
-  const pgs::Strided<T> state{next, 1, 0}, scratch{scratch_data, 1, 0}, report_view{report, 1, 0};
-  int status = 0;
-  T drift = T(0);
-  const T lag = exp(-h / p.ce.steer_time_constant);
+  StepWork<T> w;
+  step_begin(p, step, substeps, input, s, next, w);
+  T scratch_data[kScratchSize];
+  const pgs::Strided<T> scratch{scratch_data, 1, 0};
   for (int sub = 0; sub < substeps; ++sub) {
-    // Steering actuator (ce: first-order lag, exact over the substep); the front tierod inner
-    // points ride on the Pitman link, a moving anchor of the tierod rows.
-    const T steer0 = next[kSteer];
-    const T steer1 = ce_steer_command(p.ce, input) + (steer0 - ce_steer_command(p.ce, input)) * lag;
-    for (int c = 0; c < 2; ++c) {
-      const Vec3<T> inner0 = steered_tierod_inner(p.ce, c, steer0), inner1 = steered_tierod_inner(p.ce, c, steer1);
-      shift[corner_joint(c, kTierod)] = mul_transpose(p.chassis_axes, inner0 - p.tierod_inner_design[c]);
-      shift_rate[corner_joint(c, kTierod)] = mul_transpose(p.chassis_axes, inner1 - inner0) * (T(1) / h);
-    }
-    vehicle_loads(p, terrain, origin_x, origin_y, input, h, state, loads);
-    if (sub == 0 && first_loads) *first_loads = loads;
-    int iterations = 0;
-    pgs::pgs_step(m, state, scratch, report_view, &status, &iterations);
-    if (status & pgs::kStatusNonFinite) break;
-    for (int c = 0; c < kCorners; ++c) {
-      next[kDeflLong + c] += h * loads.defl_long_rate[c];
-      next[kDeflLat + c] += h * loads.defl_lat_rate[c];
-    }
-    next[kSteer] = steer1;
-    drift = pgs::larger(drift, report[pgs::kReportDrift]);
+    if (!substep_prepare(p, terrain, origin_x, origin_y, sub, next, scratch, w)) break;
+    T bilateral = T(0), complementarity = T(0);
+    pgs::pgs_solve(w.model, scratch, &bilateral, &complementarity);
+    substep_finish(next, scratch, w, bilateral, complementarity);
   }
-  offset_positions(next, T(-1));
-  next[kDrift] = drift;
-  next[kResidual] = report[pgs::kReportResidualBilateral];
-  if (status & pgs::kStatusNonFinite) next[0] = T(1e30);  // the batch's sanity check flags it diverged
-  return status;
+  if (first_loads) *first_loads = w.first_loads;
+  return step_end(next, w);
 }
 
 }  // namespace pgsv

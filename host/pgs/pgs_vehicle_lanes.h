@@ -1,0 +1,138 @@
+// The CPU backend's vectorized runner of the pgs vehicle: W consecutive vehicles stepped
+// together, their Gauss-Seidel sweeps (about 85 % of a step) in SIMD lanes (host/lanes.h).
+//
+// A sweep is a chain of dependent row updates (each reads the velocities the one before wrote),
+// so one vehicle's sweep is bound by latency, not arithmetic. W vehicles in the lanes of one
+// register run W chains in the time of one. What runs per vehicle through the scalar code, as
+// in run_vehicle: inputs and drivers, the loads (tire, springs, steering), building the rows
+// and the warm start, the position update, the sanity check and the metrics. The rows are
+// written straight into the lane-interleaved scratch (a Strided view of stride W), so nothing
+// is copied between the scalar and the lane phases.
+//
+// The lanes share one row table, so vehicles solve together only when their solver tables agree
+// (same wheel-contact mode, sweeps and coloring); otherwise each lane's sweeps run alone on its
+// own table. Independence as in host/strut_lanes.h: a vehicle's lane depends only on its index,
+// no operation mixes lanes (a row singular or NaN in one lane is a no-op or stays in it), so a
+// vehicle's result does not depend on the batch size or the thread count. With a fixed sweep
+// count (the vehicle's setting) the lanes run the scalar path's operations in the same order:
+// the results equal the scalar path's up to the compiler's multiply-add contraction.
+#pragma once
+
+#include <cstring>
+#include <vector>
+
+#include "fleetdyn/physics/pgs_vehicle_batch.h"
+#include "host/lanes.h"
+
+namespace fleetdyn {
+
+// Whether two vehicles' sweeps may run in lanes of one solve: the same rows, order and sweeps.
+template <class T>
+inline bool same_pgs_solver(const PgsVehicleParams<T>& a, const PgsVehicleParams<T>& b) {
+  const int n = a.row_count;
+  return n == b.row_count && a.color_count == b.color_count &&
+         a.settings.max_iterations == b.settings.max_iterations && a.settings.tolerance == b.settings.tolerance &&
+         a.settings.colored_sweeps == b.settings.colored_sweeps &&
+         std::memcmp(a.rows, b.rows, sizeof(pgs::RowInfo) * n) == 0 &&
+         std::memcmp(a.sweep_order, b.sweep_order, sizeof(int) * n) == 0 &&
+         std::memcmp(a.color_begin, b.color_begin, sizeof(int) * (a.color_count + 1)) == 0;
+}
+
+template <bool kDrivers, class T, int W>
+inline void pgs_run_lanes_steps(const BatchView<PgsVehicleModel, T>& b, int first, int steps) {
+  using L = Lanes<T, W>;
+  using Run = VehicleRun<kDrivers, PgsVehicleModel, T>;
+  const int n = b.vehicle_count;
+  Run run[W];
+  pgsv::StepWork<T> work[W];
+  const PgsVehicleParams<T>* params[W];
+  bool live[W];  // loaded and still running
+  int lead = -1;  // the first live lane: its table drives a shared solve
+  for (int i = 0; i < W; ++i) {
+    const int v = first + i;
+    live[i] = v < n && b.status[v] == kStatusRunning;
+    if (!live[i]) continue;
+    params[i] = &b.params[v % b.param_count];
+    run[i].load(b, v);
+    if (lead < 0) lead = i;
+  }
+  if (lead < 0) return;
+  bool shared = true;
+  for (int i = 0; i < W; ++i) shared = shared && (!live[i] || same_pgs_solver(*params[i], *params[lead]));
+  bool loaded[W];  // written back at the end
+  for (int i = 0; i < W; ++i) loaded[i] = live[i];
+
+  // The lanes' scratch, interleaved: value j of lane i at j * W + i. Lanes that are not live
+  // hold zeros: every row is singular there, so the shared sweeps leave them alone.
+  std::vector<L> lane_scratch(pgsv::kScratchSize, L(T(0)));
+  T* interleaved = reinterpret_cast<T*>(lane_scratch.data());
+  const IntegratorSettings<T>& integ = b.integrator;
+
+  for (int k = 0; k < steps; ++k) {
+    for (int i = 0; i < W; ++i) {
+      if (!live[i]) continue;
+      const DriverInput<T> input = run[i].input(b, *params[i], first + i);
+      pgsv::step_begin(*params[i], integ.step, integ.substeps, input, run[i].s, run[i].next, work[i]);
+    }
+    for (int sub = 0; sub < integ.substeps; ++sub) {
+      bool ready[W];
+      int ready_lead = -1;
+      for (int i = 0; i < W; ++i) {
+        const pgs::Strided<T> scratch{interleaved, W, i};
+        ready[i] = live[i] && pgsv::substep_prepare(*params[i], run[i].terrain, run[i].origin_x, run[i].origin_y, sub,
+                                                    run[i].next, scratch, work[i]);
+        if (ready[i] && ready_lead < 0) ready_lead = i;
+      }
+      if (ready_lead < 0) break;
+      T bilateral[W], complementarity[W];
+      if (shared) {
+        L lanes_bilateral, lanes_complementarity;
+        pgs::pgs_solve(work[ready_lead].model, pgs::Strided<L>{lane_scratch.data(), 1, 0}, &lanes_bilateral,
+                       &lanes_complementarity);
+        for (int i = 0; i < W; ++i) {
+          bilateral[i] = lanes_bilateral[i];
+          complementarity[i] = lanes_complementarity[i];
+        }
+      } else {
+        for (int i = 0; i < W; ++i) {
+          if (!ready[i]) continue;
+          pgs::pgs_solve(work[i].model, pgs::Strided<T>{interleaved, W, i}, &bilateral[i], &complementarity[i]);
+        }
+      }
+      for (int i = 0; i < W; ++i) {
+        if (!ready[i]) continue;
+        pgsv::substep_finish(run[i].next, pgs::Strided<T>{interleaved, W, i}, work[i], bilateral[i],
+                             complementarity[i]);
+      }
+    }
+    bool any_live = false;
+    for (int i = 0; i < W; ++i) {
+      if (!live[i]) continue;
+      pgsv::step_end(run[i].next, work[i]);
+      MetricSample<T> sample;
+      pgs_vehicle_sample(*params[i], integ.step, run[i].s, run[i].next, work[i].first_loads, &sample);
+      live[i] = run[i].accept(b, sample);
+      if (!live[i]) {  // zeros: its rows become no-ops in the shared sweeps
+        for (int j = 0; j < pgsv::kScratchSize; ++j) interleaved[j * W + i] = T(0);
+      }
+      any_live = any_live || live[i];
+    }
+    if (!any_live) break;
+  }
+  for (int i = 0; i < W; ++i) {
+    if (loaded[i]) run[i].store(b, first + i);
+  }
+}
+
+// Advance vehicles first .. first + W - 1 (those that exist and are running) by `steps` outer
+// steps; the lane form of run_vehicle (physics/batch_view.h).
+template <class T, int W>
+inline void pgs_run_lanes(const BatchView<PgsVehicleModel, T>& b, int first, int steps) {
+  if (b.driver.mode == kDriverOpenLoop) {
+    pgs_run_lanes_steps<false, T, W>(b, first, steps);
+  } else {
+    pgs_run_lanes_steps<true, T, W>(b, first, steps);
+  }
+}
+
+}  // namespace fleetdyn
