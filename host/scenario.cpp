@@ -328,6 +328,40 @@ void parse_maneuver(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   }
 }
 
+// The `pgs:` section (model pgs only): PgsVehicleDef's solver settings, each checked against the
+// bounds the vehicle builder enforces, so a bad value names its line here, not a batch error.
+// `key` is the section's key, where a misplaced section is reported.
+void parse_pgs(const Ctx& ctx, const YAML::Node& key, const YAML::Node& node, Scenario& s) {
+  if (s.params.model != VehicleModel::Pgs) {
+    ctx.fail(key, "pgs", "solver settings of the pgs model, but this scenario's model is '" + s.model +
+                              "' (add 'model: pgs' or remove the section)");
+  }
+  const MapReader m(ctx, node, "pgs", {"iterations", "baumgarte", "warm_start", "wheel_contact", "friction_cone"});
+  PgsVehicleDef& p = s.pgs;
+  if (const YAML::Node* n = m.find("iterations")) p.iterations = ctx.integer_in(*n, "pgs.iterations", 1, 10000);
+  if (const YAML::Node* n = m.find("baumgarte")) p.baumgarte = ctx.number_in(*n, "pgs.baumgarte", 0.0, 1.0);
+  if (const YAML::Node* n = m.find("warm_start")) p.warm_start = ctx.number_in(*n, "pgs.warm_start", 0.0, 1.0);
+  if (const YAML::Node* n = m.find("wheel_contact")) {
+    const std::string v = ctx.string(*n, "pgs.wheel_contact");
+    ctx.require_one_of(*n, "pgs.wheel_contact", v, {"tire", "rows"}, "wheel contact");
+    p.wheel_contact = v == "rows" ? pgsv::WheelContact::Rows : pgsv::WheelContact::Tire;
+    // The rigid wheels' ground is a plane (host/pgs/pgs_vehicle.cpp): say so here, at the key.
+    if (p.wheel_contact == pgsv::WheelContact::Rows && s.terrain.desc.kind != TerrainKind::Flat) {
+      ctx.fail(*n, "pgs.wheel_contact", "rows (rigid wheels) needs terrain type flat, this scenario's terrain is '" +
+                                            s.terrain_type + "'");
+    }
+  }
+  if (const YAML::Node* n = m.find("friction_cone")) {
+    const std::string v = ctx.string(*n, "pgs.friction_cone");
+    ctx.require_one_of(*n, "pgs.friction_cone", v, {"circular", "pyramid"}, "friction cone");
+    // Only the rigid wheels have friction rows; with the tire it would be silently ignored.
+    if (p.wheel_contact != pgsv::WheelContact::Rows) {
+      ctx.fail(*n, "pgs.friction_cone", "applies to the rigid wheels' friction rows: give it with 'wheel_contact: rows'");
+    }
+    p.cone = v == "pyramid" ? pgs::FrictionCone::Pyramid : pgs::FrictionCone::Circular;
+  }
+}
+
 // Default step and stability check over the parameter sets the batch will hold: the sweep's
 // ends, or each sampled vehicle parameter at either end of its distribution (within its range)
 // with the others at their base values.
@@ -407,7 +441,7 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   const MapReader top(ctx, root, "",
                       {"name", "model", "vehicle", "terrain", "initial", "maneuver", "vehicles", "duration", "step",
                        "substeps", "contact_requery", "precision", "backend", "cpu_threads", "output", "study", "driver",
-                       "capsize_roll_deg"});
+                       "capsize_roll_deg", "pgs"});
 
   s.name = std::filesystem::path(path).stem().string();
   if (const YAML::Node* n = top.find("name")) s.name = ctx.string(*n, "name");
@@ -426,6 +460,9 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   }
   if (const YAML::Node* n = top.find("terrain")) {
     parse_terrain(ctx, *n, s, top.find("study") != nullptr);
+  }
+  for (const auto& e : top.entries()) {
+    if (e.name == "pgs") parse_pgs(ctx, e.key, e.value, s);  // after model and terrain
   }
   if (const YAML::Node* n = top.find("initial")) parse_initial(ctx, *n, s);
   if (const YAML::Node* n = top.find("maneuver")) {
@@ -532,8 +569,8 @@ std::vector<CeParams<double>> scenario_ce_params(const Scenario& s, int vehicles
   return swept_params(s, s.params.ce, vehicles);
 }
 
-std::vector<PgsVehicleDef> pgs_vehicle_defs(const std::vector<CeParams<double>>& vehicles) {
-  std::vector<PgsVehicleDef> defs(vehicles.size());
+std::vector<PgsVehicleDef> pgs_vehicle_defs(const std::vector<CeParams<double>>& vehicles, const PgsVehicleDef& solver) {
+  std::vector<PgsVehicleDef> defs(vehicles.size(), solver);  // a copy of the whole def: new settings flow too
   for (size_t v = 0; v < vehicles.size(); ++v) defs[v].vehicle = vehicles[v];
   return defs;
 }
@@ -553,7 +590,7 @@ BatchOptions scenario_batch_options(const Scenario& s) {
 Batch scenario_batch(const Scenario& s) {
   const BatchOptions bo = scenario_batch_options(s);
   Batch batch = s.params.model == VehicleModel::Ce    ? Batch(scenario_ce_params(s, s.vehicles), s.vehicles, s.terrain, bo)
-                : s.params.model == VehicleModel::Pgs ? Batch(pgs_vehicle_defs(scenario_ce_params(s, s.vehicles)), s.vehicles, s.terrain, bo)
+                : s.params.model == VehicleModel::Pgs ? Batch(pgs_vehicle_defs(scenario_ce_params(s, s.vehicles), s.pgs), s.vehicles, s.terrain, bo)
                                                       : Batch(scenario_vehicle_params(s, s.vehicles), s.vehicles, s.terrain, bo);
   apply_driver(batch, s.driver, s.maneuver);  // the driver first: set_initial_conditions starts the run
   batch.set_initial_conditions({s.initial});

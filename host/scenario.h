@@ -4,7 +4,8 @@
 // level are errors. Example (scenarios/default.yaml):
 //
 //   name: default               # label; default: the file name without extension
-//   model: strut                # vehicle model: strut | ce (default strut)
+//   model: strut                # vehicle model: strut | ce | pgs (default strut); pgs takes ce's
+//                               #   parameter names and preset
 //   vehicle:
 //     preset: hmmwv             # built-in parameter set (fleetdyn::vehicle_preset_names())
 //     overrides:                # any name of the model's table, within its [min, max]:
@@ -55,6 +56,14 @@
 //   output: out/default         # result folder, relative to the working directory;
 //                               # default out/<name>
 //   study: {...}                # a Monte Carlo study over sampled parameters (host/study/study_spec.h)
+//   pgs:                        # model: pgs only (an error for the others): the solver settings,
+//                               #   each defaulting to PgsVehicleDef's (fleetdyn/pgs_vehicle.h)
+//     iterations: 30            #   PGS sweeps per step, fixed, [1, 10000]
+//     baumgarte: 0.2            #   fraction of a joint error removed per step, [0, 1]
+//     warm_start: 0.9           #   factor on last step's impulses, [0, 1]
+//     wheel_contact: tire       #   tire (TMeasy forces) | rows (rigid wheels as contact rows;
+//                               #   flat terrain only)
+//     friction_cone: circular   #   circular | pyramid: the rigid wheels' friction (rows only)
 //
 // Integer keys accept integral numbers (1e6). Every error is one ScenarioError whose message
 // reads "<file>:<line>: <field>: <what is wrong>", e.g.
@@ -66,6 +75,7 @@
 
 #include "fleetdyn/batch.h"
 #include "fleetdyn/error.h"
+#include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/rough_road.h"
 #include "host/model_params.h"
 #include "host/scenario_driver.h"
@@ -135,6 +145,9 @@ struct Scenario {
   std::string output;                    // folder
 
   study::StudySpec study;                // the `study:` section (study.enabled: present)
+  // The `pgs:` section (model pgs): the solver settings of every vehicle, PgsVehicleDef's defaults
+  // where not given (its `vehicle` is unused: params and the sweeps give each vehicle's).
+  PgsVehicleDef pgs;
 
   std::vector<std::string> warnings;     // e.g. a step beyond the RK4 stability limit
 };
@@ -149,8 +162,9 @@ Scenario parse_scenario(const std::string& text, const std::string& path);
 // swept set is inconsistent, fleetdyn::Error if the scenario is of the other model.
 std::vector<VehicleParams<double>> scenario_vehicle_params(const Scenario& s, int vehicles);
 std::vector<CeParams<double>> scenario_ce_params(const Scenario& s, int vehicles);
-// The pgs model's vehicles: ce's parameter sets with the default solver settings (PgsVehicleDef).
-std::vector<PgsVehicleDef> pgs_vehicle_defs(const std::vector<CeParams<double>>& vehicles);
+// The pgs model's vehicles: ce's parameter sets with the solver settings of `solver` (a
+// scenario's `pgs`; every field but its vehicle).
+std::vector<PgsVehicleDef> pgs_vehicle_defs(const std::vector<CeParams<double>>& vehicles, const PgsVehicleDef& solver);
 // The scenario's batch (either model) with its options, initial condition and driver.
 Batch scenario_batch(const Scenario& s);
 // The batch options the scenario asks for (backend, precision, step, substeps, threads).

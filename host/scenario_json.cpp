@@ -85,6 +85,15 @@ json scenario_json(const Scenario& s) {
   j["backend"] = backend_name(s.backend);
   j["cpu_threads"] = s.cpu_threads;
   j["capsize_roll_deg"] = s.capsize_roll_deg;
+  if (s.params.model == VehicleModel::Pgs) {  // the solver settings the run used, given or default
+    const PgsVehicleDef& p = s.pgs;
+    const bool rows = p.wheel_contact == pgsv::WheelContact::Rows;
+    json solver = {{"iterations", p.iterations}, {"baumgarte", p.baumgarte}, {"warm_start", p.warm_start},
+                   {"wheel_contact", rows ? "rows" : "tire"}};
+    // As the scenario takes it: the cone only with the rigid wheels' friction rows.
+    if (rows) solver["friction_cone"] = p.cone == pgs::FrictionCone::Pyramid ? "pyramid" : "circular";
+    j["pgs"] = solver;
+  }
   j["output"] = s.output;
   j["text"] = s.text;
   return j;

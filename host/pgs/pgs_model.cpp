@@ -38,6 +38,8 @@ V normal_to(V a) {
   return unit(cross(a, seed));
 }
 
+constexpr double kPi = 3.14159265358979323846;
+
 struct Placed {
   V position;
   Quat<double> orientation;
@@ -103,7 +105,8 @@ void validate_pgs_model(const PgsModelDef& model, const PgsSolverSettings& setti
     check_body(joint.body_b, name + ": body_b");
     require(joint.body_a != joint.body_b, name + ": body_a and body_b must differ");
     require(pgs::joint_row_count(joint.kind, model.dimension) > 0,
-            name + ": a universal joint needs a 3-D model");
+            name + (joint.kind == pgs::JointKind::HingeLimit ? ": a hinge limit" : ": a universal joint") +
+                " needs a 3-D model");
     require(finite(joint.anchor_a) && finite(joint.anchor_b), name + ": anchors must be finite");
     require(norm(joint.axis_a) > 1e-9 && norm(joint.axis_b) > 1e-9 && finite(joint.axis_a) && finite(joint.axis_b),
             name + ": axes must be non-zero");
@@ -112,6 +115,16 @@ void validate_pgs_model(const PgsModelDef& model, const PgsSolverSettings& setti
       require_planar_vector(joint.anchor_a, name + ": anchor_a");
       require_planar_vector(joint.anchor_b, name + ": anchor_b");
       if (joint.kind == pgs::JointKind::Prismatic) require_planar_vector(joint.axis_a, name + ": slider axis_a");
+    }
+    if (joint.kind == pgs::JointKind::HingeLimit) {
+      require(std::isfinite(joint.lower) && std::isfinite(joint.upper) && joint.lower < joint.upper &&
+                  joint.lower > -kPi && joint.upper < kPi,
+              name + ": hinge limit needs -pi < lower < upper < pi, got lower = " + std::to_string(joint.lower) +
+                  ", upper = " + std::to_string(joint.upper));
+      require(joint.stiffness > 0.0 && !std::isnan(joint.stiffness),
+              name + ": hinge limit stiffness must be > 0 (infinity: rigid), got " + std::to_string(joint.stiffness));
+      require(joint.damping >= 0.0 && std::isfinite(joint.damping),
+              name + ": hinge limit damping must be >= 0, got " + std::to_string(joint.damping));
     }
     if (joint.kind == pgs::JointKind::Universal) {
       const Placed pa = placed(model, joint.body_a), pb = placed(model, joint.body_b);
@@ -156,7 +169,8 @@ std::vector<PgsRowDesc> pgs_row_descs(const PgsModelDef& model) {
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const PgsJointDef& joint = model.joints[j];
     const int count = pgs::joint_row_count(joint.kind, model.dimension);
-    const int kind = joint.kind == pgs::JointKind::Tether ? pgs::kRowUnilateral : pgs::kRowBilateral;
+    const bool unilateral = joint.kind == pgs::JointKind::Tether || joint.kind == pgs::JointKind::HingeLimit;
+    const int kind = unilateral ? pgs::kRowUnilateral : pgs::kRowBilateral;
     for (int k = 0; k < count; ++k) rows.push_back({joint.body_a, joint.body_b, kind, static_cast<int>(j), -1});
   }
   for (size_t c = 0; c < model.contacts.size(); ++c) {
@@ -249,6 +263,12 @@ PgsModelData<T> build_pgs_model(const PgsModelDef& model, const PgsSolverSetting
     joint.perp2_a = tv(cross(axis_a, p1));
     const Placed pa = placed(model, def.body_a), pb = placed(model, def.body_b);
     joint.reference = tq(normalized(conj(pa.orientation) * pb.orientation));
+    // perp1_a's image in b at the start (the hinge limit's angle 0).
+    joint.perp1_b = tv(mul_transpose(rotation_matrix(pb.orientation), rotation_matrix(pa.orientation) * p1));
+    joint.lower = T(def.lower);
+    joint.upper = T(def.upper);
+    joint.compliance = std::isinf(def.stiffness) ? T(0) : T(1.0 / def.stiffness);
+    joint.damping = T(def.damping);
     const double initial = norm(world_point(model, def.body_b, def.anchor_b) - world_point(model, def.body_a, def.anchor_a));
     joint.length = T(def.length >= 0.0 ? def.length : initial);
     joint.row_begin = row;

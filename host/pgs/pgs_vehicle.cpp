@@ -179,6 +179,15 @@ PgsModelDef pgs_vehicle_model_def(const PgsVehicleDef& def) {
     tierod.anchor_b = local_point(bodies[upright], d.tierod_outer);
     tierod.length = g.tierod_length;
     m.joints.push_back(tierod);
+    // ce's elastic travel limits on the LCA angle (0 at the design pose, as ce's), as rows: the
+    // stiff stop is implicit there, where as an explicit torque on the light arm it outran the
+    // sweeps (docs/models/pgs.md).
+    const CeAxleForces<double>& axle = p.axle[c / 2];
+    PgsJointDef limit = joint(pgs::JointKind::HingeLimit, kChassisBody, lca, g.lca_axis_point, g.lca_axis);
+    limit.lower = axle.droop_limit_lca;
+    limit.upper = axle.bump_limit_lca;
+    limit.stiffness = axle.travel_limit_stiffness;
+    m.joints.push_back(limit);
   }
   if (def.wheel_contact == WheelContact::Rows) {
     for (int c = 0; c < kCorners; ++c) {
@@ -331,7 +340,9 @@ PgsVehicleParams<T> convert_pgs_vehicle_params(const PgsVehicleParams<double>& p
     out.joints[j] = pgs::Joint<T>{a.kind, a.body_a, a.body_b, tv<T>(a.anchor_a), tv<T>(a.anchor_b), tv<T>(a.axis_a),
                                   tv<T>(a.axis_b), tv<T>(a.perp1_a), tv<T>(a.perp2_a),
                                   Quat<T>{T(a.reference.w), T(a.reference.x), T(a.reference.y), T(a.reference.z)},
-                                  T(a.length), a.row_begin};
+                                  T(a.length),      a.row_begin,        tv<T>(a.perp1_b),
+                                  T(a.lower),       T(a.upper),         T(a.compliance),
+                                  T(a.damping)};
   }
   for (int c = 0; c < kCorners; ++c) {
     const pgs::Contact<double>& k = p.contacts[c];

@@ -196,7 +196,7 @@ Batch sample_batch(const Scenario& s, const std::vector<const SampleSetup*>& set
     for (const SampleSetup* su : setups) terrain.variation.push_back(su->terrain);
   }
   Batch batch = s.params.model == VehicleModel::Ce    ? Batch(ce, n, std::move(terrain), bo)
-                : s.params.model == VehicleModel::Pgs ? Batch(pgs_vehicle_defs(ce), n, std::move(terrain), bo)
+                : s.params.model == VehicleModel::Pgs ? Batch(pgs_vehicle_defs(ce, s.pgs), n, std::move(terrain), bo)
                                                       : Batch(strut, n, std::move(terrain), bo);
   apply_sample_drivers(batch, s, setups);  // the driver first: set_initial_conditions starts the run
   batch.set_initial_conditions(initial);

@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <string>
+#include <limits>
 #include <vector>
 
 #include "fleetdyn/backend.h"  // BackendKind, Precision, cuda_available
@@ -51,6 +52,13 @@ struct PgsJointDef {
   Vec3<double> axis_a{0.0, 0.0, 1.0};        // hinge / slider / universal axis, body a frame
   Vec3<double> axis_b{0.0, 0.0, 1.0};        // hinge / universal axis, body b frame
   double length = -1.0;                      // [m] distance / tether; < 0: the initial distance
+  // Hinge limit (JointKind::HingeLimit, 3-D): stops on b's rotation relative to a about axis_a,
+  // the angle measured from the bodies' initial poses (0 there). Pair it with a revolute joint
+  // on the same bodies and axis. stiffness: infinity = a rigid stop, else an elastic one (an
+  // implicit spring-damper row; physics/pgs/joints.h emit_elastic_stop).
+  double lower = -1.0, upper = 1.0;                                 // [rad], -pi < lower < upper < pi
+  double stiffness = std::numeric_limits<double>::infinity();       // [N m/rad] > 0
+  double damping = 0.0;                                             // [N m s/rad] >= 0
 };
 
 struct PgsContactDef {

@@ -1,4 +1,5 @@
 // fleetdyn.Batch: the plain simulation API (include/fleetdyn/batch.h) over numpy.
+#include <algorithm>
 #include <cmath>
 
 #include "common.h"
@@ -7,6 +8,7 @@
 #include "fleetdyn/driver.h"
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/metrics.h"
+#include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/vehicle.h"
 
 #ifdef FLEETDYN_PY_HAVE_SCENARIOS
@@ -64,6 +66,70 @@ std::vector<P> params_from(const py::object& params, int n, const P& preset, Ptr
   }
   for (auto& p : out) finalize(p);
   return out;
+}
+
+// The Batch's models; VectorEnv's parse_model knows strut and ce only (it has no pgs env).
+VehicleModel batch_model(const std::string& name) {
+  if (name == "pgs") return VehicleModel::Pgs;
+  if (name == "strut" || name == "ce") return parse_model(name);
+  throw py::value_error("unknown model '" + name + "' (known: strut, ce, pgs)");
+}
+
+// pgs: the solver settings as a dict with the keys of a scenario's `pgs:` section
+// (docs/models/pgs.md), checked here so a bad value raises ValueError / TypeError naming its key.
+PgsVehicleDef pgs_solver_from(const py::object& pgs) {
+  PgsVehicleDef def;
+  if (pgs.is_none()) return def;
+  if (!py::isinstance<py::dict>(pgs)) throw py::type_error("pgs: expected a dict of solver settings or None");
+  const std::vector<std::string> known = {"iterations", "baumgarte", "warm_start", "wheel_contact", "friction_cone"};
+  auto text = [](const py::handle& v, const std::string& what, const std::vector<std::string>& allowed) {
+    if (!py::isinstance<py::str>(v)) throw py::type_error(what + ": expected a string, got " + std::string(py::repr(v)));
+    const auto t = v.cast<std::string>();
+    if (std::find(allowed.begin(), allowed.end(), t) == allowed.end()) {
+      throw py::value_error(what + ": unknown value '" + t + "' (known: " + allowed[0] + ", " + allowed[1] + ")");
+    }
+    return t;
+  };
+  auto unit_number = [](const py::handle& v, const std::string& what) {
+    if (py::isinstance<py::bool_>(v) || py::isinstance<py::str>(v) || !py::hasattr(v, "__float__")) {
+      throw py::type_error(what + ": expected a number, got " + std::string(py::repr(v)));
+    }
+    const double x = v.cast<double>();
+    if (!(x >= 0.0 && x <= 1.0)) throw py::value_error(what + ": " + std::string(py::repr(v)) + " is outside [0, 1]");
+    return x;
+  };
+  bool cone_given = false;
+  for (auto item : pgs.cast<py::dict>()) {
+    const auto key = item.first.cast<std::string>();
+    const std::string what = "pgs['" + key + "']";
+    const py::handle v = item.second;
+    if (key == "iterations") {
+      if (py::isinstance<py::bool_>(v) || !py::hasattr(v, "__index__")) {
+        throw py::type_error(what + ": expected an integer, got " + std::string(py::repr(v)));
+      }
+      const long long n = v.cast<long long>();
+      if (n < 1 || n > 10000) throw py::value_error(what + ": " + std::to_string(n) + " is outside [1, 10000]");
+      def.iterations = static_cast<int>(n);
+    } else if (key == "baumgarte") {
+      def.baumgarte = unit_number(v, what);
+    } else if (key == "warm_start") {
+      def.warm_start = unit_number(v, what);
+    } else if (key == "wheel_contact") {
+      def.wheel_contact = text(v, what, {"tire", "rows"}) == "rows" ? pgsv::WheelContact::Rows : pgsv::WheelContact::Tire;
+    } else if (key == "friction_cone") {
+      def.cone = text(v, what, {"circular", "pyramid"}) == "pyramid" ? pgs::FrictionCone::Pyramid : pgs::FrictionCone::Circular;
+      cone_given = true;
+    } else {
+      std::string names;
+      for (const auto& k : known) names += (names.empty() ? "" : ", ") + k;
+      throw py::value_error("pgs: unknown key '" + key + "' (known: " + names + ")");
+    }
+  }
+  // As in scenario files: the tire has no friction rows, so a cone there would be silently ignored.
+  if (cone_given && def.wheel_contact != pgsv::WheelContact::Rows) {
+    throw py::value_error("pgs['friction_cone']: applies to the rigid wheels' friction rows: give it with wheel_contact='rows'");
+  }
+  return def;
 }
 
 TerrainSpec terrain_from(const py::object& terrain) {
@@ -187,12 +253,12 @@ void bind_batch(py::module_& m) {
   m.attr("METRIC_NAMES") = py::tuple(py::cast(metric_names()));
 
   py::class_<Batch> cls(m, "Batch",
-                        "Many vehicles of one model (strut or ce) stepped together on one backend "
+                        "Many vehicles of one model (strut, ce or pgs) stepped together on one backend "
                         "(include/fleetdyn/batch.h). Arrays are numpy; per-vehicle values accept a number (all "
                         "vehicles) or an array of num_vehicles.");
   cls.def(py::init([](int num_vehicles, const std::string& model, const py::object& params, const py::object& terrain,
                       const std::string& backend, const std::string& precision, const py::object& step, int substeps,
-                      bool requery_contact, int cpu_threads, bool cpu_simd) {
+                      bool requery_contact, int cpu_threads, bool cpu_simd, const py::object& pgs) {
             BatchOptions o;
             o.backend = parse_backend(backend);
             o.precision = parse_precision(precision);
@@ -201,7 +267,11 @@ void bind_batch(py::module_& m) {
             o.cpu_threads = cpu_threads;
             o.cpu_simd = cpu_simd;
             TerrainSpec t = terrain_from(terrain);
-            if (parse_model(model) == VehicleModel::Strut) {
+            const VehicleModel kind = batch_model(model);
+            if (kind != VehicleModel::Pgs && !pgs.is_none()) {
+              throw py::value_error("pgs: solver settings of the pgs model, but model is '" + model + "'");
+            }
+            if (kind == VehicleModel::Strut) {
               auto p = params_from<VehicleParams<double>>(
                   params, num_vehicles, hmmwv_params(), [](VehicleParams<double>& q, const std::string& n) { return vehicle_param_ptr(q, n); },
                   [](VehicleParams<double>& q) { finalize_vehicle_params(q); }, "VehicleParams");
@@ -212,6 +282,16 @@ void bind_batch(py::module_& m) {
             auto p = params_from<CeParams<double>>(
                 params, num_vehicles, hmmwv_ce_params(), [](CeParams<double>& q, const std::string& n) { return ce_param_ptr(q, n); },
                 [](CeParams<double>& q) { finalize_ce_params(q); }, "CeParams");
+            if (kind == VehicleModel::Pgs) {
+              // ce's vehicles with the solver settings. Default step: 1 ms, the step the pgs
+              // vehicle is validated at, or ce's if shorter (as host/model_params.cpp for scenarios).
+              const PgsVehicleDef solver = pgs_solver_from(pgs);
+              std::vector<PgsVehicleDef> defs(p.size(), solver);
+              for (size_t v = 0; v < p.size(); ++v) defs[v].vehicle = p[v];
+              o.step = step.is_none() ? std::min(ce_step_analysis(p[0]).default_step, 1.0e-3) : step.cast<double>();
+              py::gil_scoped_release nogil;
+              return Batch(std::move(defs), num_vehicles, std::move(t), o);
+            }
             o.step = step.is_none() ? ce_step_analysis(p[0]).default_step : step.cast<double>();
             py::gil_scoped_release nogil;
             return Batch(std::move(p), num_vehicles, std::move(t), o);
@@ -219,10 +299,13 @@ void bind_batch(py::module_& m) {
           py::arg("num_vehicles") = 1, py::arg("model") = "strut", py::arg("params") = py::none(),
           py::arg("terrain") = py::none(), py::arg("backend") = "auto", py::arg("precision") = "fp64",
           py::arg("step") = py::none(), py::arg("substeps") = 1, py::arg("requery_contact") = true,
-          py::arg("cpu_threads") = 0, py::arg("cpu_simd") = true,
-          "params: None (the HMMWV preset of the model), a VehicleParams / CeParams, a list of them (1 or "
-          "num_vehicles), or a dict {name: number or array of num_vehicles} of overrides on the preset. terrain: None "
-          "(flat) or a dict {'type': 'flat'|'plane'|'hill'|'heightfield', ...}. step: None = the model's default step.");
+          py::arg("cpu_threads") = 0, py::arg("cpu_simd") = true, py::arg("pgs") = py::none(),
+          "params: None (the HMMWV preset of the model), a VehicleParams / CeParams (ce and pgs), a list of them (1 "
+          "or num_vehicles), or a dict {name: number or array of num_vehicles} of overrides on the preset. terrain: "
+          "None (flat) or a dict {'type': 'flat'|'plane'|'hill'|'heightfield', ...}. step: None = the model's default "
+          "step. pgs (model='pgs' only): None (defaults) or a dict of solver settings, the keys of a scenario's pgs: "
+          "section: iterations (1..10000, default 30), baumgarte (0..1, 0.2), warm_start (0..1, 1), wheel_contact "
+          "('tire' | 'rows': rigid wheels, flat terrain only), friction_cone ('circular' | 'pyramid', rows only).");
   cls.def_static(
       "from_scenario",
       [](const std::string& path) {
@@ -248,7 +331,23 @@ void bind_batch(py::module_& m) {
       .def_property_readonly("step_size", [](const Batch& b) { return b.options().step; }, "[s] the RK4 step")
       .def("params", &Batch::params, py::arg("vehicle"),
            "strut: the vehicle's parameters (a copy); ce: the tire/driveline/brakes it shares")
-      .def("ce_params", &Batch::ce_params, py::arg("vehicle"), "ce only: the vehicle's parameters (a copy)");
+      .def("ce_params", &Batch::ce_params, py::arg("vehicle"),
+           "ce: the vehicle's parameters (a copy); pgs: the ce vehicle its bodies are built from (with rigid wheels, "
+           "its tire 100 times stiffer vertically: pgs_vehicle_rest_params)")
+      .def(
+          "pgs_settings",
+          [](const Batch& b, int vehicle) {
+            const PgsVehicleParams<double>& p = b.pgs_params(vehicle);
+            const bool rows = p.wheel_contact == static_cast<int>(pgsv::WheelContact::Rows);
+            py::dict d;
+            d["iterations"] = p.settings.max_iterations;
+            d["baumgarte"] = p.settings.baumgarte;
+            d["warm_start"] = p.settings.warm_start;
+            d["wheel_contact"] = rows ? "rows" : "tire";
+            if (rows) d["friction_cone"] = p.settings.cone == pgs::FrictionCone::Pyramid ? "pyramid" : "circular";
+            return d;
+          },
+          py::arg("vehicle"), "pgs only: the solver settings the vehicle runs with (the keys Batch(pgs=...) takes)");
 
   cls.def(
       "set_initial_conditions",

@@ -99,6 +99,60 @@ def test_ce_model():
     assert np.all(np.isfinite(s["position"])) and np.all(s["position"][:, 0] > 2.0)
 
 
+def test_pgs_model():
+    cp = fleetdyn.hmmwv_ce_params()
+    b = fleetdyn.Batch(2, model="pgs", backend="cpu", params={"chassis_mass": [cp["chassis_mass"], cp["chassis_mass"] + 200]})
+    assert b.model == "pgs" and b.step_size == pytest.approx(1e-3)
+    assert b.ce_params(1)["chassis_mass"] == cp["chassis_mass"] + 200
+    defaults = b.pgs_settings(0)                   # fleetdyn::PgsVehicleDef's
+    assert set(defaults) == {"iterations", "baumgarte", "warm_start", "wheel_contact"} and defaults["wheel_contact"] == "tire"
+    # Placed at rest on flat ground (ce's rest state on the 17 bodies), it stays there: 0.2 s.
+    start = b.snapshots()["position"].copy()
+    b.step(200)
+    s = b.snapshots()
+    assert np.all(s["status"] == 0)
+    assert np.max(np.linalg.norm(s["position"] - start, axis=1)) < 1e-3
+    assert np.max(np.linalg.norm(s["velocity"], axis=1)) < 0.05
+
+
+def test_pgs_solver_settings():
+    settings = {"iterations": 45, "baumgarte": 0.3, "warm_start": 0.5, "wheel_contact": "rows", "friction_cone": "pyramid"}
+    b = fleetdyn.Batch(1, model="pgs", backend="cpu", pgs=settings)
+    assert b.pgs_settings(0) == settings
+    # The sweep count changes the motion: 0.1 s of a step steer with 5 sweeps ends elsewhere than
+    # with 30 (the joints drift more with fewer sweeps: tests/test_scenario.cpp measures it).
+    def run(iterations):
+        b = fleetdyn.Batch(1, model="pgs", backend="cpu", pgs={"iterations": iterations})
+        b.set_initial_conditions(speed=15.0)
+        b.set_maneuvers(np.array([[0.0, 0.0, 0.1, 0.0], [0.05, 0.1, 0.1, 0.0]]))
+        b.step(100)
+        return b.snapshots()
+
+    few, default = run(5), run(30)
+    assert np.all(few["status"] == 0) and np.all(default["status"] == 0)
+    assert default["euler"][0, 2] > 0.0                        # turned left
+    assert not np.array_equal(few["position"], default["position"])
+    for bad, error, match in [
+        ({"iterations": 0}, ValueError, r"pgs\['iterations'\]: 0 is outside \[1, 10000\]"),
+        ({"iterations": 2.5}, TypeError, r"pgs\['iterations'\]: expected an integer"),
+        ({"baumgarte": 1.5}, ValueError, r"pgs\['baumgarte'\]: 1.5 is outside \[0, 1\]"),
+        ({"warm_start": "full"}, TypeError, r"pgs\['warm_start'\]: expected a number"),
+        ({"wheel_contact": "rigid"}, ValueError, r"unknown value 'rigid' \(known: tire, rows\)"),
+        ({"friction_cone": "pyramid"}, ValueError, "give it with wheel_contact='rows'"),
+        ({"sweeps": 10}, ValueError, r"pgs: unknown key 'sweeps' \(known: iterations,"),
+    ]:
+        with pytest.raises(error, match=match):
+            fleetdyn.Batch(1, model="pgs", backend="cpu", pgs=bad)
+    with pytest.raises(ValueError, match="solver settings of the pgs model, but model is 'ce'"):
+        fleetdyn.Batch(1, model="ce", backend="cpu", pgs={"iterations": 50})
+    with pytest.raises(ValueError, match=r"unknown model 'pgss' \(known: strut, ce, pgs\)"):
+        fleetdyn.Batch(1, model="pgss")
+    with pytest.raises(fleetdyn.Error, match="needs flat terrain"):
+        fleetdyn.Batch(1, model="pgs", backend="cpu", terrain={"type": "plane", "slope": 0.05}, pgs={"wheel_contact": "rows"})
+    with pytest.raises(fleetdyn.Error, match="pgs_params: this batch runs the ce model"):
+        fleetdyn.Batch(1, model="ce", backend="cpu").pgs_settings(0)
+
+
 def test_terrain_description():
     b = fleetdyn.Batch(1, backend="cpu", terrain={"type": "plane", "slope": 0.1})
     b.step(10)

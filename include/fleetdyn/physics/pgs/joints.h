@@ -49,6 +49,26 @@ FLEETDYN_FN void emit_row(RowBuild<T>& b, int r, Row<T> row, bool has_restitutio
   if (!store_row(b.scratch, b.model->row_count, r, info, row, lower, upper)) b.status |= kStatusSingularRow;
 }
 
+// An elastic stop (unilateral, psi >= 0 wanted) of stiffness k = 1 / compliance and damping d:
+// beyond it (psi < 0) the spring-damper impulse lambda = h (-k psi1 - d psi1_dot), taken at the
+// step's end (implicit: stable at any stiffness and step) with psi1 = psi + h J v1, is the row
+//   J v1 + gamma lambda = -k psi / (h k + d),  gamma = 1 / (h (h k + d)),  lambda >= 0.
+// Short of it (psi >= 0) the row lets the gap close within the step (target -psi / h) and the
+// same compliance softens the arrival. As k -> infinity this is the rigid stop with a full
+// position correction. (The soft-constraint form of Box2D / ODE's ERP and CFM.)
+template <class T>
+FLEETDYN_FN void emit_elastic_stop(RowBuild<T>& b, int r, Row<T> row, T compliance, T damping) {
+  const T h = T(1) / b.inv_step;
+  const T reach = h + damping * compliance;  // (h k + d) / k
+  const T psi = row.position_error;
+  row.target += psi >= T(0) ? -psi * b.inv_step : -psi / reach;
+  b.penetration = larger(b.penetration, -psi);
+  const T gamma = compliance / (h * reach);
+  if (!store_row(b.scratch, b.model->row_count, r, b.model->rows[r], row, T(0), unbounded<T>(), gamma)) {
+    b.status |= kStatusSingularRow;
+  }
+}
+
 // Relative rotation error of b against a and the joint's reference, as a world-frame rotation
 // vector (small-angle: 2 vec(q_e)), q_e = q_b (q_a q_ref)^-1.
 template <class T>
@@ -138,6 +158,20 @@ FLEETDYN_FN void build_joint_rows(RowBuild<T>& b, int j) {
         const Vec3<T> e = axis_vector<T>(k);
         emit_row(b, r++, angular_row(e, dot(e, err)));
       }
+    }
+  }
+  if (joint.kind == JointKind::HingeLimit) {
+    // The stop nearer the current angle is the row's: angle - lower >= 0 (b turns up about the
+    // axis) or upper - angle >= 0 (b turns down).
+    const Vec3<T> axis = pa.rotation * joint.axis_a;
+    const Vec3<T> from = pa.rotation * joint.perp1_a, to = pb.rotation * joint.perp1_b;
+    const T angle = atan2(dot(axis, cross(from, to)), dot(from, to));
+    const bool lower_stop = angle - joint.lower < joint.upper - angle;
+    const Row<T> row = lower_stop ? angular_row(axis, angle - joint.lower) : angular_row(-axis, joint.upper - angle);
+    if (joint.compliance > T(0)) {
+      emit_elastic_stop(b, r++, row, joint.compliance, joint.damping);
+    } else {
+      emit_row(b, r++, row);
     }
   }
   if (joint.kind == JointKind::Distance || joint.kind == JointKind::Tether) {

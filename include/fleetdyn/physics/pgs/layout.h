@@ -39,9 +39,10 @@ enum ReportField : int {
 };
 
 // Scratch per row: J (12: a linear, a angular, b linear, b angular), M^-1 J^T (12), the
-// effective mass 1 / (J M^-1 J^T), the target velocity, the bounds and the impulse.
-constexpr int kRowScratchSize = 29;
-enum RowField : int { kJ = 0, kMinvJt = 12, kEffMass = 24, kTarget, kLower, kUpper, kLambda };
+// effective mass 1 / (J M^-1 J^T + compliance), the target velocity, the bounds, the impulse
+// and the row's compliance (velocity per impulse; 0 for rigid rows, see joints.h emit_row).
+constexpr int kRowScratchSize = 30;
+enum RowField : int { kJ = 0, kMinvJt = 12, kEffMass = 24, kTarget, kLower, kUpper, kLambda, kCompliance };
 // Scratch per body: velocity (3), angular velocity (3), inverse mass per axis (3), inverse world
 // inertia (6: xx, yy, zz, xy, xz, yz).
 constexpr int kBodyScratchSize = 15;

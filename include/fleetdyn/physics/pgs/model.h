@@ -21,6 +21,8 @@ enum class JointKind : int {
   Distance,   // |p_b - p_a| = length: 1 row
   Weld,       // position and relative rotation locked: 6 rows (3 in 2-D)
   Tether,     // unilateral distance (seed 002): 0 <= lambda perp psi = length - |p_b - p_a| >= 0
+  HingeLimit, // stops on b's rotation relative to a about axis_a: lower <= angle <= upper, rigid or
+              // elastic (an implicit spring-damper row); 1 unilateral row (3-D only), beside a revolute
 };
 enum class FrictionCone : int { Pyramid = 0, Circular = 1 };
 
@@ -62,6 +64,12 @@ struct Joint {
   Quat<T> reference;           // relative rotation q_a^-1 q_b kept by weld / prismatic
   T length;                    // [m] distance / tether length
   int row_begin;               // first row in the row table
+  // Hinge limit: the angle is from perp1_a (body a) to perp1_b (body b; perp1_a's image at the
+  // start, so the start is angle 0) about axis_a. Elastic stops: compliance = 1 / stiffness
+  // [rad/(N m)] (0: rigid, Baumgarte-stabilized like a contact), damping [N m s/rad].
+  Vec3<T> perp1_b;
+  T lower, upper;  // [rad]
+  T compliance, damping;
 };
 
 // A sphere (circle in 2-D) on a body against the ground profile.
@@ -156,6 +164,7 @@ FLEETDYN_FN int joint_row_count(JointKind kind, int dimension) {
     case JointKind::Distance: return 1;
     case JointKind::Weld: return planar ? 3 : 6;
     case JointKind::Tether: return 1;
+    case JointKind::HingeLimit: return planar ? 0 : 1;
   }
   return 0;
 }

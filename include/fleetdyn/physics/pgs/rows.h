@@ -120,10 +120,11 @@ FLEETDYN_FN void apply_inverse_mass(Strided<T> scratch, int row_count, int body,
 
 // Stores row r with its M^-1 J^T, effective mass and bounds. Returns false when the row is
 // singular (J M^-1 J^T = 0: no direction, or only the world / kinematic bodies): then the row
-// is stored inert (effective mass 0, bounds 0), so it never acts.
+// is stored inert (effective mass 0, bounds 0), so it never acts. `compliance` (>= 0) makes the
+// row soft: J v + compliance lambda = target (joints.h emit_row).
 template <class T>
 FLEETDYN_FN bool store_row(Strided<T> scratch, int row_count, int r, const RowInfo& info, const Row<T>& row,
-                           T lower, T upper) {
+                           T lower, T upper, T compliance = T(0)) {
   Vec3<T> ma_lin, ma_ang, mb_lin, mb_ang;
   apply_inverse_mass(scratch, row_count, info.body_a, row.ja_lin, row.ja_ang, &ma_lin, &ma_ang);
   apply_inverse_mass(scratch, row_count, info.body_b, row.jb_lin, row.jb_ang, &mb_lin, &mb_ang);
@@ -138,7 +139,8 @@ FLEETDYN_FN bool store_row(Strided<T> scratch, int row_count, int r, const RowIn
   store_vec(scratch, b + kMinvJt + 3, ma_ang);
   store_vec(scratch, b + kMinvJt + 6, mb_lin);
   store_vec(scratch, b + kMinvJt + 9, mb_ang);
-  scratch[b + kEffMass] = singular ? T(0) : T(1) / k;
+  scratch[b + kEffMass] = singular ? T(0) : T(1) / (k + compliance);
+  scratch[b + kCompliance] = compliance;
   scratch[b + kTarget] = row.target;
   scratch[b + kLower] = singular ? T(0) : lower;
   scratch[b + kUpper] = singular ? T(0) : upper;

@@ -43,12 +43,19 @@ FLEETDYN_INLINE_FN void row_bounds(Strided<S> scratch, const RowInfo& info, int 
   }
 }
 
-// Unprojected Gauss-Seidel proposal for row r: lambda - m_eff (J v - target).
+// Velocity error of row r: J v + compliance lambda - target (compliance 0 but on soft rows).
+template <class S>
+FLEETDYN_INLINE_FN S row_error(Strided<S> scratch, int row_count, int r, const RowInfo& info) {
+  const int b = row_scratch(r, 0);
+  return row_velocity(scratch, row_count, r, info) + scratch[b + kCompliance] * scratch[b + kLambda] -
+         scratch[b + kTarget];
+}
+
+// Unprojected Gauss-Seidel proposal for row r: lambda - m_eff (J v + compliance lambda - target).
 template <class S>
 FLEETDYN_INLINE_FN S row_proposal(Strided<S> scratch, int row_count, int r, const RowInfo& info) {
   const int b = row_scratch(r, 0);
-  const S w = row_velocity(scratch, row_count, r, info) - scratch[b + kTarget];
-  return scratch[b + kLambda] - scratch[b + kEffMass] * w;
+  return scratch[b + kLambda] - scratch[b + kEffMass] * row_error(scratch, row_count, r, info);
 }
 
 // A change in impulse in velocity units, |d_lambda| / m_eff; 0 where the row is singular.
@@ -172,7 +179,7 @@ FLEETDYN_FN void pgs_residual(const ModelView<T>& m, Strided<S> scratch, S* bila
     if (!any_lane(acting)) continue;
     const S lambda = scratch[b + kLambda];
     if (info.kind == kRowBilateral) {
-      const S error = fabs(row_velocity(scratch, n, r, info) - scratch[b + kTarget]);
+      const S error = fabs(row_error(scratch, n, r, info));
       *bilateral = larger(*bilateral, select(acting, error, S(0)));
       continue;
     }

@@ -11,16 +11,17 @@
 //   wheel -- revolute about the spin axis      --  upright        (5 rows)
 //   tierod: distance |K - L| between the upright's outer point K and the inner point L on the
 //           chassis, L moved by the Pitman steering (a moving anchor, model.h)       (1 row)
-// 22 rows per corner, 88 in all; each corner keeps exactly one degree of freedom (the LCA angle
+//   LCA travel limits: ce's elastic stops on the LCA angle as a hinge limit         (1 row)
+// 23 rows per corner, 92 in all; each corner keeps exactly one degree of freedom (the LCA angle
 // of ce) plus the wheel spin. The tierod's mass rides on the upright.
 //
 // Forces, all evaluated at the start of a step and applied as external forces of the core:
 // gravity; spring + stops and shock between chassis and LCA along their lines (ce's laws:
-// ce_spring_force, ce_stop_force, ce_shock_force); ce's LCA travel limits as a torque pair about
-// the LCA axis; the shared TMeasy tire on the wheel at its contact point (or, selectable, the
-// wheel as a rigid sphere with contact and Coulomb friction rows); drive and inboard brake
-// torques between chassis and wheel (as ce). Tire deflections integrate by explicit Euler and the
-// steering actuator's first-order lag exactly.
+// ce_spring_force, ce_stop_force, ce_shock_force); the shared TMeasy tire on the wheel at its
+// contact point (or, selectable, the wheel as a rigid sphere with contact and Coulomb friction
+// rows); drive and inboard brake torques between chassis and wheel (as ce). ce's LCA travel
+// limits are rows (hinge limits), not forces. Tire deflections integrate by explicit Euler and
+// the steering actuator's first-order lag exactly.
 #pragma once
 
 #include "fleetdyn/physics/batch_view.h"
@@ -36,11 +37,11 @@ namespace fleetdyn {
 namespace pgsv {
 
 enum CornerBody : int { kLcaBody = 0, kUcaBody, kUprightBody, kWheelBody, kBodiesPerCorner };
-enum CornerJoint : int { kLcaPivot = 0, kUcaPivot, kLcaBall, kUcaBall, kSpindle, kTierod, kJointsPerCorner };
+enum CornerJoint : int { kLcaPivot = 0, kUcaPivot, kLcaBall, kUcaBall, kSpindle, kTierod, kLcaLimit, kJointsPerCorner };
 constexpr int kChassisBody = 0;
 constexpr int kBodies = 1 + kBodiesPerCorner * kCorners;  // 17
 constexpr int kJoints = kJointsPerCorner * kCorners;      // 24
-constexpr int kJointRows = 22 * kCorners;                 // 88
+constexpr int kJointRows = 23 * kCorners;                 // 92
 constexpr int kMaxRows = kJointRows + 3 * kCorners;       // + the contact rows of the rigid-wheel mode
 
 FLEETDYN_FN int corner_body(int corner, int kind) { return 1 + kBodiesPerCorner * corner + kind; }
@@ -193,12 +194,6 @@ FLEETDYN_FN void vehicle_loads(const PgsVehicleParams<T>& p, const TerrainDesc<T
     add_line_force(l, lca_body, spring, ce_spring_force(axle, spring.length) + ce_stop_force(ce, axle, spring.length));
     const LineElement<T> shock = line_element(chassis, p.shock_on_chassis[c], lca, p.shock_on_lca[c]);
     add_line_force(l, lca_body, shock, ce_shock_force(axle, shock.length, shock.rate));
-    // Travel limits on the LCA angle (ce_travel_limit_torque), a torque pair about the axis.
-    const Vec3<T> axis = chassis.R * p.lca_axis_on_chassis[c];
-    const T lca_angle = relative_angle(axis, chassis.R * p.lca_ref_on_chassis[c], lca.R * p.lca_ref_on_lca[c]);
-    const Vec3<T> limit = ce_travel_limit_torque(axle, lca_angle) * axis;
-    l.torque[lca_body] += limit;
-    l.torque[kChassisBody] -= limit;
 
     // Tire (TMeasy, as ce: contact below the wheel centre's terrain query) or the contact rows.
     const BodyMotion<T>& wheel = wheels[c];
