@@ -5,9 +5,10 @@
 //
 // Counters: system_steps_per_s (systems x steps per wall second), rows_per_s (constraint rows
 // solved per second: system steps x rows), row_updates_per_s (x sweeps: single-row PGS updates).
-// Threads: all hardware threads (the CPU backend's default). The CUDA kernels (thread or warp
-// per system, PgsBatchOptions::cuda_warp_per_system) run through the same PgsBatch where a
-// device is lent; docs/models/pgs.md says what to measure there.
+//   pgs_cuda_thread/..., pgs_cuda_warp/...  the same on the CUDA kernels (a thread or a warp per
+//   system, PgsBatchOptions::cuda_warp_per_system), registered only where a device exists
+//
+// Threads: all hardware threads (the CPU backend's default).
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -22,12 +23,12 @@ using namespace fleetdyn;
 constexpr int kSweeps = 20;
 constexpr int kStepsPerIteration = 10;
 
-void bm_pgs(benchmark::State& st, PgsModelDef model, Precision precision) {
+void bm_pgs(benchmark::State& st, PgsModelDef model, PgsBatchOptions options) {
   const int systems = static_cast<int>(st.range(0));
   PgsSolverSettings settings;
   settings.tolerance = 0.0;
   settings.max_iterations = kSweeps;
-  PgsBatch batch(model, systems, settings, {BackendKind::Cpu, precision, 0});
+  PgsBatch batch(model, systems, settings, options);
   for (auto _ : st) {
     batch.step(kStepsPerIteration);
     batch.synchronize();
@@ -48,11 +49,19 @@ void register_all() {
                               {"seed002_tethers", pgs_seed002_tethers()},
                               {"seed003_point_to_point", pgs_seed003_point_to_point()},
                               {"chain8", pgs_hanging_chain(8)}};
+  const bool cuda = cuda_available();
   for (const Problem& p : problems) {
     for (Precision precision : {Precision::Fp32, Precision::Fp64}) {
-      const std::string name = std::string("pgs/") + p.name + "/" + precision_name(precision);
-      benchmark::RegisterBenchmark(name.c_str(), bm_pgs, p.model, precision)
+      const std::string suffix = std::string(p.name) + "/" + precision_name(precision);
+      benchmark::RegisterBenchmark(("pgs/" + suffix).c_str(), bm_pgs, p.model,
+                                   PgsBatchOptions{BackendKind::Cpu, precision, 0, false})
           ->Arg(1)->Arg(256)->Arg(4096)->Unit(benchmark::kMicrosecond)->UseRealTime();
+      if (!cuda) continue;
+      for (bool warp : {false, true}) {
+        benchmark::RegisterBenchmark(((warp ? "pgs_cuda_warp/" : "pgs_cuda_thread/") + suffix).c_str(), bm_pgs,
+                                     p.model, PgsBatchOptions{BackendKind::Cuda, precision, 0, warp})
+            ->Arg(1024)->Arg(65536)->Arg(1 << 20)->Unit(benchmark::kMicrosecond)->UseRealTime();
+      }
     }
   }
 }

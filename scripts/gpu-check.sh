@@ -2,7 +2,9 @@
 # Run on the lent GPU machine from the repository root, after scripts/device-pack.sh here:
 # the CUDA parity tests of both models (strut: test_backend_parity; ce: test_ce_batch, issue 3
 # reference 8), the physics tests (CPU, as a sanity check of the packed build), GPU runs of the
-# default scenarios, and `fleetdyn bench` on CUDA and CPU for strut and ce. Results go to $OUT (the
+# default scenarios, and `fleetdyn bench` on CUDA and CPU for strut and ce; for pgs (issue 4) the
+# CUDA parity of the solver's two kernels and of the vehicle, a GPU run of its scenario, the
+# thread-vs-warp kernel benchmark and the vehicle's throughput. Results go to $OUT (the
 # device tool brings them back) or to bench/results/ when $OUT is unset.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,11 +15,14 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 | tee 
 run test_backend_parity --gtest_output=json:"$out/test_backend_parity.json" 2>&1 | tail -25
 run test_ce_batch --gtest_output=json:"$out/test_ce_batch.json" 2>&1 | tail -25
 run test_vector_env --gtest_output=json:"$out/test_vector_env.json" 2>&1 | tail -25
+run test_pgs_backends --gtest_output=json:"$out/test_pgs_backends.json" 2>&1 | tail -25
+run test_pgs_vehicle --gtest_output=json:"$out/test_pgs_vehicle.json" 2>&1 | tail -25
 for t in test_strut_static test_strut_dynamics test_strut_energy test_strut_integrator test_ce_dynamics; do
   run "$t" 2>&1 | tail -3
 done
 run fleetdyn run scenarios/default.yaml --backend cuda --precision fp32 --vehicles 100000 --out "$out/run-cuda" 2>&1 | tail -6
 run fleetdyn run scenarios/ce_step_steer.yaml --backend cuda --precision fp32 --vehicles 100000 --out "$out/run-cuda-ce" 2>&1 | tail -6
+run fleetdyn run scenarios/pgs_step_steer.yaml --backend cuda --precision fp32 --vehicles 10000 --out "$out/run-cuda-pgs" 2>&1 | tail -6
 machine=${MACHINE:-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ' ' '-' | tr -cd 'A-Za-z0-9_.-')}
 machine=${machine:-gpu}
 cpus=$(nproc 2>/dev/null || echo 1)
@@ -27,6 +32,11 @@ run fleetdyn bench --machine "$machine-host-cpu" --out "$out" --backends cpu --t
 # ce (issue 3 target: >= 330 000 vehicles in real time in fp32 at its 2 ms step).
 run fleetdyn bench --model ce --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1000,100000,1000000 \
   2>&1 | tail -14
+# pgs (issue 4 target: >= 50 000 vehicles in real time in fp32 at 1 ms, 30 fixed sweeps), and the
+# solver's thread- vs warp-per-system kernels on the seed problems.
+run fleetdyn bench --model pgs --machine "$machine-cuda" --out "$out" --backends cuda --precisions fp32,fp64 \
+  --sizes 1000,10000,100000 2>&1 | tail -10
+run fleetdyn_bench_pgs --benchmark_out="$out/$machine-gbench-pgs.json" --benchmark_out_format=json 2>&1 | tail -20
 run fleetdyn_bench --benchmark_filter='cuda|derivative|step/' --benchmark_out="$out/$machine-gbench-strut.json" \
   --benchmark_out_format=json 2>&1 | tail -12
 # The vector env (issue 6): env-steps per second, C++ (Python: scripts/gpu-python.sh).
