@@ -21,6 +21,7 @@
 #include "host/scenario.h"
 #include "host/study/samples_file.h"
 #include "host/study/statistics.h"
+#include "tests/study_test_util.h"
 
 #if defined(FLEETDYN_HAS_HDF5)
 #include <hdf5.h>
@@ -32,27 +33,12 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::contains;
+using test::read_text;
+using test::write_text;
 
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
-
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
-
-// A fresh folder under the build's scratch space for one test.
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("fleetdyn_test_study_" + std::to_string(::getpid())) / name;
-  fs::remove_all(p);
-  fs::create_directories(p.parent_path());
-  return p;
-}
+// A fresh path under the build's scratch space for one test.
+fs::path scratch(const std::string& name) { return test::fresh_path("study", name); }
 
 // The small study's text with `study:` lines replaced (key: value pairs under study).
 std::string small_study(const std::string& study_block) {
@@ -69,15 +55,7 @@ fs::path write_scenario(const fs::path& folder, const std::string& text) {
 
 int run(const fs::path& scenario, const fs::path& out_dir, std::string* err_text = nullptr,
         std::optional<long long> samples = std::nullopt) {
-  RunOptions o;
-  o.scenario = scenario.string();
-  o.out = out_dir.string();
-  o.quiet = true;
-  o.samples = samples;
-  std::ostringstream out, err;
-  const int rc = run_command(o, out, err);
-  if (err_text) *err_text = err.str();
-  return rc;
+  return test::run_scenario(scenario, out_dir, err_text, samples);
 }
 
 int resume(const fs::path& out_dir, std::string* err_text = nullptr) {

@@ -23,6 +23,7 @@
 #include "host/study/process_group.h"
 #include "host/study/samples_file.h"
 #include "tests/strut_test_util.h"
+#include "tests/study_test_util.h"
 
 namespace fleetdyn {
 namespace {
@@ -31,45 +32,17 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 constexpr double kPi = 3.14159265358979323846;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+using test::contains;
+using test::read_text;
+using test::run_study_text;
 
 fs::path scratch(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("fleetdyn_test_events_" + std::to_string(::getpid())) / name;
-  fs::remove_all(p);
+  const fs::path p = test::fresh_path("events", name);
   fs::create_directories(p);
   return p;
 }
 
-int run_study_text(const fs::path& folder, const std::string& text, std::string* err_text = nullptr) {
-  {
-    std::ofstream out(folder / "scenario.yaml", std::ios::binary);
-    out << text;
-  }
-  RunOptions o;
-  o.scenario = (folder / "scenario.yaml").string();
-  o.out = (folder / "out").string();
-  o.quiet = true;
-  std::ostringstream out, err;
-  const int rc = run_command(o, out, err);
-  if (err_text) *err_text = err.str();
-  return rc;
-}
-
-std::string parse_error(const std::string& text) {
-  try {
-    parse_scenario(text, "bad.yaml");
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::parse_error;
 
 // ---- path events: ISO 3888-2 where the driver manages and where it does not ----------------------
 

@@ -26,6 +26,7 @@
 #include "host/study/samples_file.h"
 #include "host/study/statistics.h"
 #include "tests/strut_test_util.h"
+#include "tests/study_test_util.h"
 
 namespace fleetdyn {
 namespace {
@@ -46,33 +47,19 @@ std::string road_study(const std::string& parameters = "    terrain.class: {dist
          parameters + extra;
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::read_text;
 
 fs::path scratch(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("fleetdyn_test_roads_" + std::to_string(::getpid())) / name;
-  fs::remove_all(p);
+  const fs::path p = test::fresh_path("roads", name);
   fs::create_directories(p);
   return p;
 }
 
 // Runs the study text in `folder` (scenario.yaml, results in folder/out); returns the exit code.
 int run_study_text(const fs::path& folder, const std::string& text) {
-  {
-    std::ofstream out(folder / "scenario.yaml", std::ios::binary);
-    out << text;
-  }
-  RunOptions o;
-  o.scenario = (folder / "scenario.yaml").string();
-  o.out = (folder / "out").string();
-  o.quiet = true;
-  std::ostringstream out, err;
-  const int rc = run_command(o, out, err);
-  EXPECT_EQ(err.str(), "");
+  std::string err;
+  const int rc = test::run_study_text(folder, text, &err);
+  EXPECT_EQ(err, "");
   return rc;
 }
 
@@ -226,6 +213,16 @@ TerrainSpec periodic_road(char road_class) {
   return iso8608_road(r);
 }
 
+// n HMMWVs driven 2 s at 20 m/s over `road` (no inputs) with options o.
+Batch drive_road(const TerrainSpec& road, int n, const BatchOptions& o) {
+  Batch b({hmmwv_params()}, n, road, o);
+  InitialCondition ic;
+  ic.speed = 20.0;
+  b.set_initial_conditions({ic});
+  b.step(2000);
+  return b;
+}
+
 // The SIMD lanes and the scalar path put every vehicle on the same road: they agree to round-off.
 TEST(SampleRoads, SimdLanesAgreeWithScalarPath) {
   TerrainSpec road = periodic_road('E');
@@ -236,11 +233,7 @@ TEST(SampleRoads, SimdLanesAgreeWithScalarPath) {
   for (bool simd : {true, false}) {
     BatchOptions o = test::cpu_options();
     o.cpu_simd = simd;
-    Batch b({hmmwv_params()}, n, road, o);
-    InitialCondition ic;
-    ic.speed = 20.0;
-    b.set_initial_conditions({ic});
-    b.step(2000);
+    Batch b = drive_road(road, n, o);
     metrics.push_back(b.metrics());
     snaps.push_back(b.snapshots());
   }
@@ -263,12 +256,7 @@ TEST(SampleRoads, CudaMatchesCpu) {
     BatchOptions o = test::cpu_options();
     o.backend = backend;
     o.cpu_simd = false;
-    Batch b({hmmwv_params()}, n, road, o);
-    InitialCondition ic;
-    ic.speed = 20.0;
-    b.set_initial_conditions({ic});
-    b.step(2000);
-    snaps.push_back(b.snapshots());
+    snaps.push_back(drive_road(road, n, o).snapshots());
   }
   for (int v = 0; v < n; ++v) {
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(snaps[0][v].position[k], snaps[1][v].position[k], 1e-6) << v;
@@ -392,16 +380,8 @@ TEST(SampleRoads, RougherClassGivesLargerVerticalAcceleration) {
 
 // ---- the scenario's terrain names and their errors -----------------------------------------------
 
-std::string parse_error(const std::string& text) {
-  try {
-    parse_scenario(text, "bad.yaml");
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+using test::contains;
+using test::parse_error;
 
 TEST(SampleRoads, ClassesAsLettersAndScenarioErrors) {
   const Scenario s = parse_scenario(road_study("    terrain.class: {dist: choice, values: [C, D, 4.5]}\n"), "road.yaml");

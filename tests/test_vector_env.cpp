@@ -432,6 +432,18 @@ TEST(VectorEnv, ReachSpeedOnARoughRoad) {
   for (float r : rewards) EXPECT_LE(r, 0.0f);  // reach speed pays only penalties
 }
 
+// 50 steps of the same env on the CPU and on CUDA (config `c`, its backend CUDA): observations
+// and rewards agree within 1e-4 (relative, plus 1e-4), and a rerun on the device is bit-identical.
+void expect_cuda_runs_match_cpu(VectorEnv& cpu, VectorEnv& gpu, const VectorEnvConfig& c) {
+  std::vector<float> rc, rg;
+  const std::vector<float> oc = run(cpu, 50, &rc), og = run(gpu, 50, &rg);
+  ASSERT_EQ(oc.size(), og.size());
+  for (size_t j = 0; j < oc.size(); ++j) EXPECT_NEAR(oc[j], og[j], 1e-4 * (1.0 + std::fabs(oc[j]))) << j;
+  for (size_t j = 0; j < rc.size(); ++j) EXPECT_NEAR(rc[j], rg[j], 1e-4 * (1.0 + std::fabs(rc[j]))) << j;
+  VectorEnv again(c);
+  EXPECT_EQ(run(again, 50), og);
+}
+
 TEST(VectorEnv, CudaMatchesCpu) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
@@ -441,14 +453,7 @@ TEST(VectorEnv, CudaMatchesCpu) {
   c.backend = BackendKind::Cuda;
   VectorEnv gpu(c);
   EXPECT_EQ(gpu.buffer_space(), MemorySpace::Device);
-  std::vector<float> rc, rg;
-  const std::vector<float> oc = run(cpu, 50, &rc), og = run(gpu, 50, &rg);
-  ASSERT_EQ(oc.size(), og.size());
-  for (size_t j = 0; j < oc.size(); ++j) EXPECT_NEAR(oc[j], og[j], 1e-4 * (1.0 + std::fabs(oc[j]))) << j;
-  for (size_t j = 0; j < rc.size(); ++j) EXPECT_NEAR(rc[j], rg[j], 1e-4 * (1.0 + std::fabs(rc[j]))) << j;
-  // Determinism on the device: a rerun is bit-identical.
-  VectorEnv again(c);
-  EXPECT_EQ(run(again, 50), og);
+  expect_cuda_runs_match_cpu(cpu, gpu, c);  // and determinism on the device: a rerun is bit-identical
 }
 
 
@@ -757,13 +762,7 @@ TEST(CeVectorEnv, CudaMatchesCpu) {
   const std::vector<double> loads_cpu = cpu.read_static_loads(), loads_gpu = gpu.read_static_loads();
   // The two Newton solves agree to their tolerance (1e-9 m/s^2, ~1e-11 m of tire deflection).
   for (size_t j = 0; j < loads_cpu.size(); ++j) EXPECT_NEAR(loads_cpu[j], loads_gpu[j], 1e-8 * loads_cpu[j]) << j;
-  std::vector<float> rc, rg;
-  const std::vector<float> oc = run(cpu, 50, &rc), og = run(gpu, 50, &rg);
-  ASSERT_EQ(oc.size(), og.size());
-  for (size_t j = 0; j < oc.size(); ++j) EXPECT_NEAR(oc[j], og[j], 1e-4 * (1.0 + std::fabs(oc[j]))) << j;
-  for (size_t j = 0; j < rc.size(); ++j) EXPECT_NEAR(rc[j], rg[j], 1e-4 * (1.0 + std::fabs(rc[j]))) << j;
-  VectorEnv again(c);
-  EXPECT_EQ(run(again, 50), og);
+  expect_cuda_runs_match_cpu(cpu, gpu, c);
   // fp32 on the device: the rest solve still runs in fp64 there; a rerun is bit-identical.
   c.precision = Precision::Fp32;
   VectorEnv a32(c), b32(c);
