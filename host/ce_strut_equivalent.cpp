@@ -142,6 +142,12 @@ VehicleParams<double> strut_equivalent_params(const CeParams<double>& p) {
     v.stop_table_pen[k] = p.stop_table_pen[k];
     v.stop_table_force[k] = p.stop_table_force[k];
   }
+  // The linkage itself: wheel path, camber, toe, Ackermann and coil motion ratio against travel
+  // from the same kinematics (seed 004 complete), and the tire force at the contact patch.
+  v.tire_force_at_contact = 1.0;
+  v.linkage_geometry = 1.0;
+  v.progressive_spring = 1.0;
+  tabulate_strut_linkage(suspension, v);
   // Tire, engine, driveline, brakes, max_steer, wheel_lock_time, gravity, link stiffness and
   // damping ratio: p.vehicle's, unchanged (copied above).
   finalize_vehicle_params(v);

@@ -1,8 +1,12 @@
 // HMMWV preset, derived parameters, and access to parameters by name.
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
 
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/vehicle_derive.h"
+#include "fleetdyn/suspension.h"
 #include "fleetdyn/vehicle.h"
 #include "host/convert_scalars.h"
 
@@ -88,6 +92,13 @@ VehicleParams<double> hmmwv_params() {
   p.wheel_lock_time = 0.01;
   p.gravity = 9.81;
   p.tire = hmmwv_tire_params<double>();
+  // Seed 004 complete: tire force at the contact patch, and the wheel path, camber, toe,
+  // Ackermann and coil motion ratio of the HMMWV's double wishbones and Pitman steering
+  // (the ce model's hardpoints), tabulated between the stops.
+  p.tire_force_at_contact = 1.0;
+  p.linkage_geometry = 1.0;
+  p.progressive_spring = 1.0;
+  tabulate_strut_linkage(make_ce_suspension(hmmwv_suspension_design()), p);
   finalize_vehicle_params(p);
   return p;
 }
@@ -101,6 +112,53 @@ VehicleParams<double> vehicle_preset(const std::string& name) {
   throw Error("unknown vehicle preset '" + name + "' (known: " + known + ")");
 }
 
+namespace {
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+// The on/off parameters are 0 or 1; the linkage's parts need its curves, and every stop within
+// the tabulated travel (beyond it the curves only continue along their end tangents).
+void check_strut_options(const VehicleParams<double>& p) {
+  const std::pair<const char*, double> options[] = {{"tire_force_at_contact", p.tire_force_at_contact},
+                                                    {"linkage_geometry", p.linkage_geometry},
+                                                    {"progressive_spring", p.progressive_spring}};
+  for (const auto& [name, value] : options) {
+    if (!(value == 0.0 || value == 1.0)) {
+      throw Error(std::string("vehicle parameters: ") + name + " = " + number(value) + ": must be 0 (off) or 1 (on)");
+    }
+  }
+  if (p.linkage_geometry == 0.0 && p.progressive_spring == 0.0) return;
+  const char* which = p.linkage_geometry != 0.0 ? "linkage_geometry" : "progressive_spring";
+  if (p.linkage.tabulated != 1.0) {
+    throw Error(std::string("vehicle parameters: ") + which +
+                " = 1 needs the linkage curves of a suspension design (tabulate_strut_linkage); this vehicle has none: set it to 0");
+  }
+  for (int i = 0; i < kCorners; ++i) {
+    const CornerLinkage<double>& link = p.linkage.corner[i];
+    const double low = link.travel_mid - 1.0 / link.travel_inverse_half;
+    const double high = link.travel_mid + 1.0 / link.travel_inverse_half;
+    const bool front = i < 2;
+    const double bump = front ? p.bump_travel_front : p.bump_travel_rear;
+    const double rebound = front ? p.rebound_travel_front : p.rebound_travel_rear;
+    const std::string range = " the linkage of corner " + std::string(corner_name(i)) + " is tabulated over [" +
+                              number(low) + ", " + number(high) + "] m of travel";
+    if (!(bump <= high)) {
+      throw Error(std::string("vehicle parameters: ") + (front ? "bump_travel_front" : "bump_travel_rear") + " = " +
+                  number(bump) + " m: beyond the reach of the linkage;" + range);
+    }
+    if (!(-rebound >= low)) {
+      throw Error(std::string("vehicle parameters: ") + (front ? "rebound_travel_front" : "rebound_travel_rear") + " = " +
+                  number(rebound) + " m: beyond the reach of the linkage;" + range);
+    }
+  }
+}
+
+}  // namespace
+
 void finalize_vehicle_params(VehicleParams<double>& p) {
   const double unsprung_total = 2.0 * (p.unsprung_mass_front + p.unsprung_mass_rear);
   if (!(unsprung_total < p.total_mass * 0.9)) {
@@ -110,6 +168,7 @@ void finalize_vehicle_params(VehicleParams<double>& p) {
   if (!(p.cg_height > p.tire.unloaded_radius * 0.5)) {
     throw Error("vehicle parameters: cg_height (" + std::to_string(p.cg_height) + " m) must exceed half the tire radius");
   }
+  check_strut_options(p);
   derive_vehicle_params(p);
 }
 

@@ -18,6 +18,16 @@ inline BatchOptions cpu_options(Precision precision = Precision::Fp64) {
   return o;
 }
 
+// The plain seed-004 strut: straight wheel paths along body z and a linear coil (the lumped
+// two-mass and bounce/pitch models describe exactly this; the linkage adds track change, which
+// scrubs against the tires at rest, and the coil's progression).
+inline VehicleParams<double> plain_strut(VehicleParams<double> p) {
+  p.linkage_geometry = 0.0;
+  p.progressive_spring = 0.0;
+  finalize_vehicle_params(p);
+  return p;
+}
+
 inline TerrainSpec terrain_of(TerrainKind kind) {
   TerrainSpec t;
   t.desc.kind = kind;

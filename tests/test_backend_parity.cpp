@@ -192,7 +192,14 @@ TEST(BackendParity, DefaultStepRespectsStiffestMode) {
     for (int i = 0; i < kCorners; ++i) s[strut::kUnsprungPos + 3 * i + 1] += 1e-3;
     batch.set_vehicle_state(0, s);
     batch.step(static_cast<int>(0.5 / options.step));
-    EXPECT_EQ(batch.status()[0], factor < 1.0 ? kStatusRunning : kStatusDiverged) << "step " << options.step;
+    // Above the limit the kicked mode grows until the state leaves its bounds (diverged) or the
+    // growing bushing oscillation has thrown the parked body past the capsize angle: either way
+    // the vehicle is flagged and stopped.
+    if (factor < 1.0) {
+      EXPECT_EQ(batch.status()[0], kStatusRunning) << "step " << options.step;
+    } else {
+      EXPECT_TRUE(batch.status()[0] == kStatusDiverged || batch.status()[0] == kStatusRolledOver) << "step " << options.step;
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 // ce against strut on the same vehicle (issue 3 reference 7): the strut model with the lumped
-// parameters of the ce HMMWV (strut_equivalent_params) must give the same static wheel loads
-// (1 %), heave frequency (5 %) and steady-cornering lateral acceleration (5 %).
+// parameters and linkage of the ce HMMWV (strut_equivalent_params) must give the same static
+// wheel loads (1 %), ride frequencies (1 to 5 %) and steady cornering (lateral acceleration 5 %,
+// roll 10 %, load transfer per axle 5 %).
 // docs/models/ce-cross-model.md explains where and why the two models differ.
 #include <gtest/gtest.h>
 
@@ -248,43 +249,56 @@ double ce_effective_wheel_rate(const CeParams<double>& p, int axle) {
   return (wheel_force(h) - wheel_force(-h)) / (2.0 * h);
 }
 
-// Why strut's heave is 4 % above ce's: strut's wheel rate is k MR^2 at design, while ce's wheel
-// force F_spring MR(z) also stiffens or softens as MR changes with travel; for the HMMWV MR falls
-// in bump, which takes 7 % (front) and 3 % (rear) off the rate. With ce's effective rates the
-// two models' ride frequencies agree to within 1 %.
-TEST_F(CeCrossModel, RideDifferenceIsTheGeometricStiffnessOfThePreloadedSprings) {
+// strut's coil follows the linkage's motion ratio (progressive_spring): its wheel force
+// F = k_coil (l_free - l(z)) MR(z) carries the preloaded spring's geometric term F dMR/dz (MR
+// falls in bump: -7 % front, -3 % rear on the rate), so its wheel rate at design is ce's effective
+// one and the ride frequencies agree within 1 %. With the linear coil (progressive_spring = 0,
+// rate k MR^2 at design) strut's heave is stiffer by that term.
+TEST_F(CeCrossModel, ProgressiveCoilCarriesTheGeometricStiffnessOfThePreloadedSprings) {
   const CeParams<double> c = undamped(ce);
-  VehicleParams<double> s = strut_equivalent_params(c);
-  const double k_front = ce_effective_wheel_rate(c, 0), k_rear = ce_effective_wheel_rate(c, 1);
-  std::printf("wheel rate front: k MR^2 %.1f N/m, effective %.1f N/m (%+.2f %%); rear: k MR^2 %.1f, effective %.1f (%+.2f %%)\n",
-              s.wheel_rate_front, k_front, 100.0 * (k_front / s.wheel_rate_front - 1.0), s.wheel_rate_rear, k_rear,
-              100.0 * (k_rear / s.wheel_rate_rear - 1.0));
-  EXPECT_LT(k_front, s.wheel_rate_front);  // MR falls with bump: the geometric term softens
-  EXPECT_LT(k_rear, s.wheel_rate_rear);
-  s.wheel_rate_front = k_front;
-  s.wheel_rate_rear = k_rear;
-  finalize_vehicle_params(s);
-  const RideModes r = ride_modes(c, s, 0.0, 0.0);
-  const RideFrequencies fc = ride_frequencies(r.ce), fs = ride_frequencies(r.strut);
-  report("frictionless, effective wheel rates", fc, fs);
+  const VehicleParams<double> s = strut_equivalent_params(c);
+  for (int axle = 0; axle < 2; ++axle) {
+    const int i = 2 * axle;
+    const double h = 1e-4;
+    const double rate = (strut_spring_force(s, i, corner_travel(s, i, h)) - strut_spring_force(s, i, corner_travel(s, i, -h))) / (2.0 * h);
+    const double expected = ce_effective_wheel_rate(c, axle);
+    std::printf("axle %d: strut wheel rate %.1f N/m, ce effective %.1f N/m, k MR^2 %.1f N/m\n", axle, rate, expected,
+                s.wheel_rate[i]);
+    EXPECT_NEAR(rate, expected, 0.01 * expected) << "axle " << axle;
+    EXPECT_NEAR(strut_spring_force(s, i, corner_travel(s, i, 0.0)), s.strut_preload[i], 1e-9 * s.strut_preload[i]);
+  }
+  const RideFrequencies fc = ride_frequencies(ride_modes(c, s, 0.0, 0.0).ce);
+  const RideFrequencies fs = ride_frequencies(ride_modes(c, s, 0.0, 0.0).strut);
   EXPECT_LT(relative_difference(fc.heave, fs.heave), 0.01);
   EXPECT_LT(relative_difference(fc.pitch, fs.pitch), 0.01);
-  // (Roll is not a test of this: ce's roll also carries the linkage's roll centre and jacking.)
+  VehicleParams<double> linear = s;
+  linear.progressive_spring = 0.0;
+  finalize_vehicle_params(linear);
+  const RideFrequencies fl = ride_frequencies(ride_modes(c, linear, 0.0, 0.0).strut);
+  report("frictionless, strut with the linear coil", fc, fl);
+  EXPECT_GT(fl.heave / fc.heave, 1.02);
 }
 
-// Standing on a floor with friction the ce wheels scrub (track change) against the tires'
-// lateral stiffness, which stiffens ce's heave; strut's wheels cannot scrub. Rolling, the scrub
-// meets the tires' slip instead (mostly damping). Numbers for docs/models/ce-cross-model.md.
-TEST_F(CeCrossModel, TireScrubStiffensOnlyCeHeaveAtRest) {
+// Standing on a floor with friction the wheels scrub (track change of the linkage: the wheel
+// centres move outward by about 0.2 m per m of bump) against the tires' lateral stiffness, which
+// stiffens the heave of both models; rolling, the scrub meets the tires' slip instead (mostly
+// damping) and the two agree again. strut's tires see the contact patch move (wheel centre plus
+// the camber change times the loaded radius), ce's the wheel centre (its slip velocity), so
+// strut stiffens more at rest.
+TEST_F(CeCrossModel, TireScrubStiffensHeaveAtRest) {
   const CeParams<double> c = undamped(ce);
   const VehicleParams<double> s = strut_equivalent_params(c);
   const RideModes ice = ride_modes(c, s, 0.0, 0.0), rest = ride_modes(c, s, 1.0, 0.0), rolling = ride_modes(c, s, 1.0, 15.0);
   const RideFrequencies ice_c = ride_frequencies(ice.ce), ice_s = ride_frequencies(ice.strut);
   const RideFrequencies rest_c = ride_frequencies(rest.ce), rest_s = ride_frequencies(rest.strut);
+  const RideFrequencies roll_c = ride_frequencies(rolling.ce), roll_s = ride_frequencies(rolling.strut);
   report("friction, at rest", rest_c, rest_s);
-  report("friction, rolling at 15 m/s", ride_frequencies(rolling.ce), ride_frequencies(rolling.strut));
-  EXPECT_LT(relative_difference(ice_s.heave, rest_s.heave), 0.01);  // strut: friction changes nothing
-  EXPECT_GT(rest_c.heave / ice_c.heave, 1.10);                      // ce: scrub stiffens heave
+  report("friction, rolling at 15 m/s", roll_c, roll_s);
+  EXPECT_GT(rest_c.heave / ice_c.heave, 1.10);  // scrub stiffens heave
+  EXPECT_GT(rest_s.heave / ice_s.heave, 1.10);
+  EXPECT_LT(relative_difference(roll_c.heave, roll_s.heave), 0.02);
+  EXPECT_LT(relative_difference(roll_c.pitch, roll_s.pitch), 0.02);
+  EXPECT_LT(relative_difference(roll_c.roll, roll_s.roll), 0.03);
   RecordProperty("heave_hz_at_rest_with_friction", std::to_string(rest_c.heave) + " / " + std::to_string(rest_s.heave));
 }
 
@@ -405,6 +419,10 @@ TEST_F(CeCrossModel, SteadyCorneringLateralAccelerationAgreesWithinFivePercent) 
   EXPECT_NEAR(strut_turn.speed, kCornerSpeed, 0.5);
   EXPECT_LT(relative_difference(ce_turn.lateral_accel, strut_turn.lateral_accel), 0.05)
       << "ce " << ce_turn.lateral_accel << " m/s^2, strut " << strut_turn.lateral_accel << " m/s^2";
+  // Roll and load transfer per axle (the full grid of speeds and angles: test_strut_vs_ce_handling).
+  EXPECT_LT(relative_difference(ce_turn.roll, strut_turn.roll), 0.10);
+  EXPECT_LT(relative_difference(ce_turn.transfer[0], strut_turn.transfer[0]), 0.05);
+  EXPECT_LT(relative_difference(ce_turn.transfer[1], strut_turn.transfer[1]), 0.05);
   RecordProperty("lateral_accel", std::to_string(ce_turn.lateral_accel) + " / " + std::to_string(strut_turn.lateral_accel));
 }
 

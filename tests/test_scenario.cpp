@@ -58,7 +58,7 @@ TEST(Scenario, DefaultParsesToExpectedValues) {
   ASSERT_EQ(s.sweeps.size(), 1u);
   EXPECT_EQ(s.sweeps[0].name, "cg_height");
   EXPECT_EQ(s.sweeps[0].from, 0.687);
-  EXPECT_EQ(s.sweeps[0].to, 1.5);
+  EXPECT_EQ(s.sweeps[0].to, 1.2);
   EXPECT_EQ(s.terrain_type, "flat");
   EXPECT_EQ(s.terrain.desc.kind, TerrainKind::Flat);
   EXPECT_EQ(s.terrain.desc.mu_scale, 1.0);

@@ -105,8 +105,13 @@ double tumbling_energy_drift(double step) {
   s[strut::kOmega + 2] = 0.4;
   for (int i = 0; i < kCorners; ++i) {
     s[strut::kWheelSpin + i] = 20.0 + 5.0 * i;
-    s[strut::kUnsprungPos + 3 * i + 2] += (i % 2 ? 0.03 : -0.03);  // springs deflected
-    s[strut::kUnsprungPos + 3 * i] += 1e-4;                       // bushings deflected
+    // Springs deflected: the wheel moved 3 cm along its path (the body is level at rest, so body
+    // and world axes coincide); and the bushings deflected by 0.1 mm off it.
+    const double travel = i % 2 ? 0.03 : -0.03;
+    const CornerTravel<double> path = corner_travel(p, i, travel);
+    s[strut::kUnsprungPos + 3 * i] += path.dx + 1e-4;
+    s[strut::kUnsprungPos + 3 * i + 1] += path.dy;
+    s[strut::kUnsprungPos + 3 * i + 2] += travel;
   }
   batch.set_vehicle_state(0, s);
   const double e0 = batch.energy(0).total();

@@ -85,8 +85,10 @@ double released_frequency(const VehicleParams<double>& p, const Eigen::Vector4d&
   return (crossings.size() - 1) / (crossings.back() - crossings.front());
 }
 
+// The plain strut (straight paths, linear coil: what the linear model describes); the linkage's
+// ride is compared with ce in CeCrossModel.
 TEST(StrutRide, HmmwvBounceAndPitchFrequencies) {
-  VehicleParams<double> p = hmmwv_params();
+  VehicleParams<double> p = test::plain_strut(hmmwv_params());
   p.damping_bump_front = p.damping_rebound_front = p.damping_bump_rear = p.damping_rebound_rear = 0.0;
   p.tire.vertical_damping = 0.0;
   finalize_vehicle_params(p);

@@ -372,11 +372,12 @@ TEST(StudyRun, TrajectoriesOfTheWorstSamplesReproduceTheirRows) {
 
 
 // A sampled fishhook amplitude (the roll-rate-timed NHTSA program, per sample on the device
-// path): with the CG raised to 1.3 m, a larger first steer rolls the body further.
+// path): with the CG raised to 0.9 m (below the HMMWV's tip-over height, so the roll stays
+// proportional rather than saturating at a capsize), a larger first steer rolls the body further.
 TEST(StudyRun, SampledFishhookAmplitudeDrivesRoll) {
   const fs::path dir = scratch("amplitude");
   const std::string text =
-      "model: strut\nvehicle: {preset: hmmwv, overrides: {cg_height: 1.3}}\ninitial: {speed: 20.0}\n"
+      "model: strut\nvehicle: {preset: hmmwv, overrides: {cg_height: 0.9}}\ninitial: {speed: 20.0}\n"
       "driver: {type: fishhook, amplitude: 0.27, rate: 1.41, start_time: 0.3}\n"
       "duration: 3.0\nbackend: cpu\n"
       "study:\n  samples: 16\n  sampling: lhs\n  parameters:\n    driver.amplitude: {dist: uniform, min: 0.05, max: 0.4}\n";
@@ -449,15 +450,15 @@ TEST(StudyRun, SummaryProbabilitiesAndIntervalsMatchTheSamples) {
   }
 }
 
-// A fishhook with the body's CG raised from 1.0 m to 1.9 m (the preset has 0.69 m) and the tire
+// A fishhook with the body's CG raised from 0.6 m to 1.3 m (the preset has 0.69 m) and the tire
 // friction scattered: the rollover probability must rise with CG height (the static stability
-// factor t / 2h of the whole vehicle falls from about 1.05 to 0.56, below the ~0.9 g the tires
-// give), and the rank correlation must say CG height drives it. The step is the default one,
+// factor t / 2h of the whole vehicle falls from about 1.5 to 0.75, across the 0.7 to 1.0 g the
+// tires give), and the rank correlation must say CG height drives it. The step is the default one,
 // derived from the stiffest sampled vehicle, so no vehicle diverges from a too-large step.
 TEST(StudyRun, FishhookRolloverProbabilityRisesWithCgHeight) {
   const fs::path dir = scratch("cg");
   std::string text = small_study("study:\n  samples: 48\n  seed: 11\n  sampling: lhs\n  parameters:\n"
-                                 "    cg_height: {dist: uniform, min: 1.0, max: 1.9}\n"
+                                 "    cg_height: {dist: uniform, min: 0.6, max: 1.3}\n"
                                  "    tire.mu: {dist: uniform, min: 0.7, max: 1.0}\n");
   text.erase(text.find("step: 0.001\n"), 12);
   const fs::path sc = write_scenario(dir / "scenario", text);
@@ -468,7 +469,7 @@ TEST(StudyRun, FishhookRolloverProbabilityRisesWithCgHeight) {
   int low = 0, high = 0;
   for (int64_t r = 0; r < t.rows(); ++r) {
     const size_t i = static_cast<size_t>(r);
-    (cg[i] < 1.45 ? low : high) += rolled[i] == 1.0 ? 1 : 0;
+    (cg[i] < 0.95 ? low : high) += rolled[i] == 1.0 ? 1 : 0;
   }
   EXPECT_LT(low, high) << "rollovers with CG below the middle: " << low << ", above: " << high;
   const json s = json::parse(read_text(dir / "out" / "summary.json"));

@@ -100,7 +100,10 @@ TEST(VectorEnv, SameSeedSameActionsBitIdenticalWhateverTheThreadCount) {
 
 // The CPU's SIMD lanes (host/env/strut_env_lanes.h) and its scalar path (the GPU's code) agree
 // to round-off in fp64 over 1 s of driving with resets included (the compiler contracts
-// multiply-adds differently in the two, so not bitwise).
+// multiply-adds differently in the two, so not bitwise). Rewards are compared as each env's sum
+// over the run: the track progress a step gains depends on which segment the projection's
+// search hint lands in when the vehicle crosses a segment end, so round-off can move progress
+// from one step to the next (seen: 0.007 between two consecutive steps, same sum).
 TEST(VectorEnv, SimdLanesMatchTheScalarPath) {
   VectorEnvConfig c = small_config(11);  // not a multiple of the lane width: a padded group
   c.precision = Precision::Fp64;
@@ -113,7 +116,16 @@ TEST(VectorEnv, SimdLanesMatchTheScalarPath) {
   const std::vector<float> ol = run(lanes, 50, &rl), os = run(scalar, 50, &rs);
   ASSERT_EQ(ol.size(), os.size());
   for (size_t j = 0; j < ol.size(); ++j) EXPECT_NEAR(ol[j], os[j], 1e-5 * (1.0 + std::fabs(os[j]))) << j;
-  for (size_t j = 0; j < rl.size(); ++j) EXPECT_NEAR(rl[j], rs[j], 1e-5 * (1.0 + std::fabs(rs[j]))) << j;
+  const size_t envs = 11;
+  for (size_t v = 0; v < envs; ++v) {
+    double sum_lanes = 0.0, sum_scalar = 0.0, scale = 1.0;
+    for (size_t j = v; j < rl.size(); j += envs) {
+      sum_lanes += rl[j];
+      sum_scalar += rs[j];
+      scale += std::fabs(rs[j]);
+    }
+    EXPECT_NEAR(sum_lanes, sum_scalar, 1e-5 * scale) << "env " << v;
+  }
 }
 
 TEST(VectorEnv, ResetWithSeedRestartsTheRandomStreams) {

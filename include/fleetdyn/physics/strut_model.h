@@ -76,22 +76,78 @@ struct FrozenContact {
 
 // What the model knows, for one step, about where it is and what the driver does that does not
 // change within the step: the terrain, the vehicle's origin, the contact mode, and the front
-// wheels' spin axis for the step's steering input (one sin/cos per step, not per evaluation).
+// wheels' road-wheel angles for the step's steering input (the mean angle steer * max_steer plus
+// the linkage's Ackermann offset; one sin/cos per wheel and step, not per evaluation).
 template <class T>
 struct StrutEnvironment {
   const TerrainDesc<scalar_of<T>>* terrain;  // one terrain for the batch, even when T holds lanes
   T origin_x, origin_y;                 // [m] the vehicle's local origin
   const FrozenContact<T>* frozen;       // null: query the terrain at every evaluation (default)
-  Vec3<T> front_axis_body;              // [-] front wheels' spin axis in the body frame
+  T steer_cos[2], steer_sin[2];         // [-] front corners' road-wheel angle
 
   FLEETDYN_HD StrutEnvironment(const VehicleParams<T>& p, const TerrainDesc<scalar_of<T>>* terrain_, T origin_x_,
                                T origin_y_,
                                DriverInput<T> input, const FrozenContact<T>* frozen_ = nullptr)
       : terrain(terrain_), origin_x(origin_x_), origin_y(origin_y_), frozen(frozen_) {
-    const T angle = road_wheel_angle(p, clamped(input).steer, 0);
-    front_axis_body = Vec3<T>{-sin(angle), cos(angle), T(0)};
+    const T mean = road_wheel_angle(p, clamped(input).steer, 0);
+    for (int i = 0; i < 2; ++i) {
+      const CornerLinkage<T>& link = p.linkage.corner[i];
+      const ScaledArgument<T> x = scaled_argument(mean * link.steer_inverse_half);
+      const T angle = mean + p.linkage_geometry * linkage_curve(link.steer_offset, x.clamped, x.beyond, link.steer_inverse_half).value;
+      steer_cos[i] = cos(angle);
+      steer_sin[i] = sin(angle);
+    }
   }
 };
+
+// A corner's spin axis and its rate of turn with the wheel travel z, both in the body frame:
+// axis = Rz(road-wheel angle) Rz(carrier yaw(z)) Rx(carrier roll(z)) e_y (seed 004: toe and
+// camber from the linkage turn the tire's contact frame).
+template <class T>
+struct CornerAxis {
+  Vec3<T> axis, slope;  // [-], [1/m]
+};
+
+template <class T>
+FLEETDYN_FN CornerAxis<T> corner_axis(const VehicleParams<T>& p, const StrutEnvironment<T>& env, int corner, T travel) {
+  const CornerLinkage<T>& link = p.linkage.corner[corner];
+  const ScaledArgument<T> x = scaled_argument((travel - link.travel_mid) * link.travel_inverse_half);
+  const CurvePoint<T> roll = linkage_curve(link.carrier_roll, x.clamped, x.beyond, link.travel_inverse_half);
+  const CurvePoint<T> yaw = linkage_curve(link.carrier_yaw, x.clamped, x.beyond, link.travel_inverse_half);
+  const T g = p.linkage_geometry;
+  T sr, cr, sy, cy;
+  small_angle_sin_cos(g * roll.value, sr, cr);
+  small_angle_sin_cos(g * yaw.value, sy, cy);
+  const T roll_rate = g * roll.slope, yaw_rate = g * yaw.slope;
+  const Vec3<T> a{-sy * cr, cy * cr, sr};
+  const Vec3<T> da{-cy * cr * yaw_rate + sy * sr * roll_rate, -sy * cr * yaw_rate - cy * sr * roll_rate, cr * roll_rate};
+  const T c = corner < 2 ? env.steer_cos[corner] : T(1);
+  const T s = corner < 2 ? env.steer_sin[corner] : T(0);
+  return {{c * a.x - s * a.y, s * a.x + c * a.y, a.z}, {c * da.x - s * da.y, s * da.x + c * da.y, da.z}};
+}
+
+// The wheel path and the coil at travel z: migration (dx, dy) of the wheel centre in the body
+// frame with its slope, the coil's length and motion ratio MR = -dl/dz (the linear coil l = -z,
+// MR = 1 when progressive_spring is off).
+template <class T>
+struct CornerTravel {
+  T dx, dy, dx_slope, dy_slope;  // [m], [-]
+  T dx_curvature, dy_curvature;  // [1/m]
+  T spring_length, motion_ratio;  // [m], [-]
+};
+
+template <class T>
+FLEETDYN_FN CornerTravel<T> corner_travel(const VehicleParams<T>& p, int corner, T travel) {
+  const CornerLinkage<T>& link = p.linkage.corner[corner];
+  const ScaledArgument<T> x = scaled_argument((travel - link.travel_mid) * link.travel_inverse_half);
+  const CurvePoint2<T> mx = linkage_curve_with_curvature(link.migration_x, x.clamped, x.beyond, link.travel_inverse_half);
+  const CurvePoint2<T> my = linkage_curve_with_curvature(link.migration_y, x.clamped, x.beyond, link.travel_inverse_half);
+  const CurvePoint<T> len = linkage_curve(link.spring_length, x.clamped, x.beyond, link.travel_inverse_half);
+  const T g = p.linkage_geometry;
+  const auto progressive = p.progressive_spring > T(0.5);
+  return {g * mx.value,     g * my.value,     g * mx.slope, g * my.slope, g * mx.curvature, g * my.curvature,
+          select(progressive, len.value, -travel), select(progressive, -len.slope, T(1))};
+}
 
 // By-products of one derivative evaluation, for metrics and tests.
 template <class T>
@@ -150,30 +206,49 @@ FLEETDYN_FN T stop_energy(const VehicleParams<T>& p, T wheel_penetration) {
   return energy;
 }
 
-// Strut spring force [N] (pushing the body up, the wheel down): preload + k*compression, a
-// coil that cannot pull once it has extended to its free length.
+// The wheel's distance from its path, squared [m^2]: with d = (o_x - dx, o_y - dy) the horizontal
+// offset from the path point at the wheel's travel and s = (dx', dy') the path's slope, the part
+// of (d, 0) perpendicular to the tangent (s, 1): |d|^2 - (d.s)^2 / (1 + |s|^2).
 template <class T>
-FLEETDYN_FN T strut_spring_force(const VehicleParams<T>& p, int corner, T compression) {
-  const T f = p.strut_preload[corner] + p.wheel_rate[corner] * compression;
-  return select(f > T(0), f, T(0));
+FLEETDYN_FN T bushing_distance_sq(const CornerTravel<T>& path, Vec3<T> o) {
+  const T dx = o.x - path.dx, dy = o.y - path.dy;
+  return dx * dx + dy * dy - sq(dx * path.dx_slope + dy * path.dy_slope) / (T(1) + sq(path.dx_slope) + sq(path.dy_slope));
 }
 
+// Force of the bushing on the wheel (body frame): -grad of k/2 bushing_distance_sq plus the
+// damper on the same component of the offset's rate (without the path's curvature). The spring
+// is exactly conservative; the damper dissipates |rate|^2 - (rate.s)^2 / (1 + |s|^2) >= 0
+// (Cauchy-Schwarz). With P = d.s, A = 1 + |s|^2: dU/d(o_x, o_y) = k (d - P s / A) and
+// dU/do_z = -k P / A - k (P / A) (d.s' - P (s.s') / A), s' the path's curvature.
 template <class T>
-FLEETDYN_FN T strut_spring_energy(const VehicleParams<T>& p, int corner, T compression) {
-  // Integral from 0 of max(0, F0 + k c) dc, with the free length at c_free = -F0/k.
-  const T k = p.wheel_rate[corner], f0 = p.strut_preload[corner];
-  const T c_free = -f0 / k;
-  const T c = compression > c_free ? compression : c_free;
-  return f0 * c + T(0.5) * k * c * c;
+FLEETDYN_FN Vec3<T> bushing_force(const VehicleParams<T>& p, int corner, const CornerTravel<T>& path, Vec3<T> o,
+                                  Vec3<T> o_rate) {
+  const T dx = o.x - path.dx, dy = o.y - path.dy;
+  const T inverse_a = T(1) / (T(1) + sq(path.dx_slope) + sq(path.dy_slope));
+  const T ex = p.link_stiffness * dx + p.link_damping[corner] * (o_rate.x - path.dx_slope * o_rate.z);
+  const T ey = p.link_stiffness * dy + p.link_damping[corner] * (o_rate.y - path.dy_slope * o_rate.z);
+  const T along = (ex * path.dx_slope + ey * path.dy_slope) * inverse_a;
+  const T p_over_a = (dx * path.dx_slope + dy * path.dy_slope) * inverse_a;
+  const T curvature = p.link_stiffness * p_over_a *
+                      (dx * path.dx_curvature + dy * path.dy_curvature -
+                       p_over_a * (path.dx_slope * path.dx_curvature + path.dy_slope * path.dy_curvature));
+  return {-(ex - along * path.dx_slope), -(ey - along * path.dy_slope), along + curvature};
 }
 
-// Unit wheel spin axes (world) of the four corners: body lateral, the front ones turned about
-// body z by the steer angle (the rear wheels don't steer).
+// Coil spring force at the wheel [N] (pushing the body up, the wheel down): the coil's force
+// coil_rate (free length - l) times the motion ratio (virtual work), a coil that cannot pull once
+// it has extended to its free length. With the linear coil (l = -z, MR = 1): preload + k z.
 template <class T>
-FLEETDYN_FN void wheel_axes(const StrutEnvironment<T>& env, const Mat3<T>& rot, Vec3<T>* axis) {
-  const Vec3<T> front = rot * env.front_axis_body;
-  const Vec3<T> rear = rot.col(1);
-  for (int i = 0; i < kCorners; ++i) axis[i] = i < 2 ? front : rear;
+FLEETDYN_FN T strut_spring_force(const VehicleParams<T>& p, int corner, const CornerTravel<T>& t) {
+  const T squeeze = p.coil_free_length[corner] - t.spring_length;
+  return select(squeeze > T(0), p.coil_rate[corner] * squeeze * t.motion_ratio, T(0));
+}
+
+// Its potential [J]: dV/dz = F (since dl/dz = -MR), zero at the free length.
+template <class T>
+FLEETDYN_FN T strut_spring_energy(const VehicleParams<T>& p, int corner, const CornerTravel<T>& t) {
+  const T squeeze = p.coil_free_length[corner] - t.spring_length;
+  return select(squeeze > T(0), T(0.5) * p.coil_rate[corner] * squeeze * squeeze, T(0));
 }
 
 template <class T>
@@ -187,6 +262,22 @@ FLEETDYN_FN TerrainContact<T> corner_contact(const StrutEnvironment<T>& env, int
 }
 
 // Time derivative of the strut state (seed 004 "Model"): ds = f(s, inputs).
+//
+// Per corner, z is the wheel's travel along body up relative to its mount (+ = bump), and in the
+// body frame the wheel centre's offset from the mount is o. The connection of body and wheel:
+//   - bushing: potential k/2 dist^2, dist the wheel centre's distance from the linkage's wheel
+//     path design + (dx(z), dy(z), z) (dx = dy = 0: the straight strut) perpendicular to the path
+//     tangent (dx', dy', 1): it holds the wheel on the path and lets it travel along it;
+//   - coil spring and damper on z, stops on z;
+//   - the tire force F acts at the contact patch rho = -(R0 - pen) n from the wheel centre. The
+//     particle carries F; its moment M = rho x F about the wheel centre reaches the body through the
+//     linkage, all but the spin-axis part, which turns the wheel. Where the linkage turns the wheel
+//     carrier with travel (spin axis a(z)), the part of M along a x a' works on z instead.
+// Every body<->wheel force is applied at the wheel centre's actual position, relative velocities
+// are taken against the body point coincident with the wheel, and the tire's slip is that of the
+// carrier's contact patch (wheel centre velocity + the carrier's rotation, spin aside, x rho): so
+// the power of F at the patch equals what the particle, the body, the travel and the spin
+// receive, and the moment does no work the tire model does not account for (docs/models/strut.md).
 template <class T>
 FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironment<T>& env,
                                   DriverInput<T> input, const T* s, T* ds,
@@ -199,14 +290,18 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
   const Vec3<T> chassis_vel = load3(s, kVel);
   const Vec3<T> omega_body = load3(s, kOmega);
   const Vec3<T> omega = rot * omega_body;  // world
-  const Vec3<T> strut_axis = rot.col(2);   // u_hat = body up (motion ratio folded into the rates)
+  const Vec3<T> strut_axis = rot.col(2);   // u_hat = body up: the travel direction
 
-  // Driveline: engine speed from the drive-weighted mean spin of the wheels relative to the body.
-  Vec3<T> axis[kCorners];
+  // Spin axes (world) at each corner's travel; the driveline needs all of them first. Engine
+  // speed from the drive-weighted mean spin of the wheels relative to the body.
+  Vec3<T> axis[kCorners], axis_slope[kCorners];
   T spin_rel[kCorners];
   T mean_spin = T(0);
-  wheel_axes(env, rot, axis);
   for (int i = 0; i < kCorners; ++i) {
+    const Vec3<T> offset = load3(s, kUnsprungPos + 3 * i) - rot * p.wheel_attach[i];
+    const CornerAxis<T> ca = corner_axis(p, env, i, dot(offset, strut_axis));
+    axis[i] = rot * ca.axis;
+    axis_slope[i] = rot * ca.slope;
     spin_rel[i] = s[kWheelSpin + i] - dot(axis[i], omega);
     mean_spin += p.drive_share[i] * spin_rel[i];
   }
@@ -221,22 +316,19 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     const Vec3<T> mount = rot * p.wheel_attach[i];                 // R rb_i
     const Vec3<T> wheel_rel = load3(s, kUnsprungPos + 3 * i);     // x_u - chassis_pos
     const Vec3<T> wheel_vel_rel = load3(s, kUnsprungVel + 3 * i); // v_u - chassis_vel
-    // Velocity of the wheel relative to the body point coincident with it.
+    // Velocity of the wheel relative to the body point coincident with it; offset and that
+    // velocity in the body frame.
     const Vec3<T> slip_vel = wheel_vel_rel - cross(omega, wheel_rel);
-    const Vec3<T> offset = wheel_rel - mount;
-    const T compression = dot(offset, strut_axis);
-    const T compression_rate = dot(slip_vel, strut_axis);
-    const Vec3<T> perp = offset - compression * strut_axis;
-    const Vec3<T> perp_vel = slip_vel - compression_rate * strut_axis;
+    const Vec3<T> o = mul_transpose(rot, wheel_rel - mount);
+    const Vec3<T> o_rate = mul_transpose(rot, slip_vel);
+    const T travel = o.z, travel_rate = o_rate.z;
+    const CornerTravel<T> path = corner_travel(p, i, travel);
 
-    const T damping = select(compression_rate > T(0), p.damping_bump[i], p.damping_rebound[i]);
-    const T strut_force = strut_spring_force(p, i, compression) + damping * compression_rate +
-                          stop_force(p, compression - p.bump_travel[i]) -
-                          stop_force(p, -compression - p.rebound_travel[i]);
-    // Force of the body on the wheel: strut pushes it down, bushing pulls it onto the strut line.
-    const Vec3<T> connection = -strut_force * strut_axis - p.link_stiffness * perp - p.link_damping[i] * perp_vel;
+    // Bushing (body frame): spring and damper on the distance from the path, measured
+    // perpendicular to its tangent (so its rate is link_stiffness however steep the path).
+    const Vec3<T> bushing = bushing_force(p, i, path, o, o_rate);
 
-    // Tire on the particle, along the surface normal sampled at the wheel itself.
+    // Tire, along the surface normal sampled at the wheel itself.
     const Vec3<T> wheel_local = chassis_pos + wheel_rel;
     const Vec3<T> wheel_vel = chassis_vel + wheel_vel_rel;
     const TerrainContact<T> contact = corner_contact(env, i, wheel_local);
@@ -246,11 +338,15 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     const Vec3<T> t_long = normalized_or(cross(axis[i], contact.normal), rot.col(0));
     const Vec3<T> t_lat = cross(contact.normal, t_long);
     const T rolling_radius = tire_rolling_radius(p.tire, fz);
+    // Contact patch from the wheel centre, and the carrier's angular velocity without the spin.
+    const Vec3<T> patch = (p.tire_force_at_contact * (pen - p.tire.unloaded_radius)) * contact.normal;
+    const Vec3<T> carrier = omega + travel_rate * cross(axis[i], axis_slope[i]);
+    const Vec3<T> patch_vel = wheel_vel + cross(carrier - dot(carrier, axis[i]) * axis[i], patch);
 
     TireInput<T> tin;
     tin.fz = fz;
-    tin.v_long = dot(wheel_vel, t_long);
-    tin.v_lat = dot(wheel_vel, t_lat);
+    tin.v_long = dot(patch_vel, t_long);
+    tin.v_lat = dot(patch_vel, t_lat);
     tin.omega = s[kWheelSpin + i];
     tin.rolling_radius = rolling_radius;
     tin.defl_long = s[kDeflLong + i];
@@ -261,6 +357,21 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     const Vec3<T> tire_force = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
     ds[kDeflLong + i] = tire.defl_long_rate;
     ds[kDeflLat + i] = tire.defl_lat_rate;
+    // The tire's moment about the wheel centre without its spin-axis part (which the spin takes
+    // below): to the body, and the part along a x a' to the travel.
+    const Vec3<T> moment = cross(patch, tire_force);
+    const Vec3<T> moment_perp = moment - dot(moment, axis[i]) * axis[i];
+    const T travel_from_moment = dot(moment_perp, cross(axis[i], axis_slope[i]));
+
+    // Strut along the travel: coil (progressive with the motion ratio), damper scaled by
+    // (MR/MR0)^2 (seed 004), stops on the travel.
+    const T damping = select(travel_rate > T(0), p.damping_bump[i], p.damping_rebound[i]) *
+                      (sq(path.motion_ratio) * p.coil_inverse_mr_design_sq[i]);
+    const T strut_force = strut_spring_force(p, i, path) + damping * travel_rate +
+                          stop_force(p, travel - p.bump_travel[i]) - stop_force(p, -travel - p.rebound_travel[i]) -
+                          travel_from_moment;
+    // Force of the body on the wheel: the strut pushes it down, the bushing onto its path.
+    const Vec3<T> connection = rot * Vec3<T>{bushing.x, bushing.y, bushing.z - strut_force};
 
     // Wheel spin: drive and tire torques, and the resisting torque (brake + rolling
     // resistance) that holds a wheel at rest up to its limit instead of chattering: the
@@ -277,6 +388,7 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     const T brake = select(resisting, resist * (brake_max / select(resisting, resist_max, T(1))), T(0));
     body_torque -= (drive + brake) * axis[i];
     body_torque += tire.mz * contact.normal;  // aligning moment reaches the body through the links
+    body_torque += moment_perp;
     spin_momentum += (p.wheel_spin_inertia * s[kWheelSpin + i]) * axis[i];
 
     wheel_accel[i] = (connection + tire_force) * p.inverse_unsprung_mass[i] + gravity;
@@ -286,8 +398,8 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     if (diag) {
       diag->tire_normal_force[i] = fz;
       diag->tire_force[i] = tire_force;
-      diag->strut_compression[i] = compression;
-      diag->bushing_deflection[i] = norm(perp);
+      diag->strut_compression[i] = travel;
+      diag->bushing_deflection[i] = sqrt(bushing_distance_sq(path, o));
     }
   }
   // The wheels' spin momentum turns with the body: the body supplies omega x H (seed 004, gyroscopic coupling).
@@ -363,8 +475,9 @@ FLEETDYN_FN void strut_step(const VehicleParams<T>& p, const TerrainDesc<scalar_
   }
 }
 
-// Energy ledger of one vehicle [J] (seed 004 "Energy"). Potential energies are zero at the
-// design configuration of each element; gravity PE is m g z with z the world height.
+// Energy ledger of one vehicle [J] (seed 004 "Energy"). Potential energies are zero where each
+// element is relaxed (the coil at its free length, bushings on the path, stops and tires out of
+// contact); gravity PE is m g z with z the world height.
 template <class T>
 struct EnergyLedger {
   T chassis_kinetic;    // translation + rotation of the body
@@ -389,7 +502,6 @@ FLEETDYN_FN EnergyLedger<T> strut_energy(const VehicleParams<T>& p, const Terrai
   const Mat3<T> rot = rotation_matrix(normalized(load_quat(s, kQuat)));
   const Vec3<T> vel = load3(s, kVel);
   const Vec3<T> w = load3(s, kOmega);
-  const Vec3<T> u = rot.col(2);
   e.chassis_kinetic = T(0.5) * p.body_mass * norm_sq(vel) +
                       T(0.5) * (p.body_inertia_xx * w.x * w.x + p.body_inertia_yy * w.y * w.y + p.body_inertia_zz * w.z * w.z);
   e.gravity_potential = p.body_mass * p.gravity * pos.z;
@@ -399,11 +511,11 @@ FLEETDYN_FN EnergyLedger<T> strut_energy(const VehicleParams<T>& p, const Terrai
     e.unsprung_kinetic += T(0.5) * p.unsprung_mass[i] * norm_sq(wheel_vel);
     e.wheel_spin_kinetic += T(0.5) * p.wheel_spin_inertia * sq(s[kWheelSpin + i]);
     e.gravity_potential += p.unsprung_mass[i] * p.gravity * (pos.z + wheel_rel.z);
-    const Vec3<T> offset = wheel_rel - rot * p.wheel_attach[i];
-    const T compression = dot(offset, u);
-    e.strut_potential += strut_spring_energy(p, i, compression) + stop_energy(p, compression - p.bump_travel[i]) +
-                         stop_energy(p, -compression - p.rebound_travel[i]);
-    e.bushing_potential += T(0.5) * p.link_stiffness * norm_sq(offset - compression * u);
+    const Vec3<T> o = mul_transpose(rot, wheel_rel - rot * p.wheel_attach[i]);
+    const CornerTravel<T> path = corner_travel(p, i, o.z);
+    e.strut_potential += strut_spring_energy(p, i, path) + stop_energy(p, o.z - p.bump_travel[i]) +
+                         stop_energy(p, -o.z - p.rebound_travel[i]);
+    e.bushing_potential += T(0.5) * p.link_stiffness * bushing_distance_sq(path, o);
     const TerrainContact<T> c = terrain_query(terrain, pos + wheel_rel, origin_x, origin_y);
     const T pen = penetration(c, p.tire.unloaded_radius);
     if (pen > T(0)) e.tire_potential += T(0.5) * p.tire.vertical_stiffness * pen * pen;

@@ -47,6 +47,18 @@ FLEETDYN_FN void derive_vehicle_params(VehicleParams<T>& p) {
     p.brake_torque[i] = front ? p.brake_torque_front : p.brake_torque_rear;
     p.drive_share[i] = T(0.5) * (front ? p.front_torque_split : T(1) - p.front_torque_split);
   }
+  // Coil at the wheel (seed 004 "Progressive coil rate"): rate and free length chosen so the
+  // static load and the wheel rate at design equal the lumped ones, MR0 = -dl/dz at design.
+  const auto progressive = p.progressive_spring > T(0.5);
+  for (int i = 0; i < kCorners; ++i) {
+    const CornerLinkage<T>& link = p.linkage.corner[i];
+    const ScaledArgument<T> x0 = scaled_argument(-link.travel_mid * link.travel_inverse_half);
+    const CurvePoint<T> length = linkage_curve(link.spring_length, x0.clamped, x0.beyond, link.travel_inverse_half);
+    const T mr0 = select(progressive, -length.slope, T(1));
+    p.coil_rate[i] = p.wheel_rate[i] / (mr0 * mr0);
+    p.coil_free_length[i] = select(progressive, length.value, T(0)) + p.strut_preload[i] / (p.coil_rate[i] * mr0);
+    p.coil_inverse_mr_design_sq[i] = T(1) / (mr0 * mr0);
+  }
   for (int i = 0; i < kCorners; ++i) p.inverse_unsprung_mass[i] = T(1) / p.unsprung_mass[i];
   p.inverse_body_mass = T(1) / p.body_mass;
   p.inverse_body_inertia = {T(1) / p.body_inertia_xx, T(1) / p.body_inertia_yy, T(1) / p.body_inertia_zz};

@@ -12,12 +12,14 @@
 
 #include "fleetdyn/physics/config.h"
 #include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/strut_linkage.h"
 #include "fleetdyn/physics/tire_tmeasy.h"
 
 namespace fleetdyn {
 
 constexpr int kCorners = 4;
 constexpr int kStopTablePoints = 7;
+static_assert(sizeof(StrutLinkage<double>::corner) / sizeof(CornerLinkage<double>) == kCorners, "one linkage per corner");
 
 template <class T>
 struct VehicleParams {
@@ -48,6 +50,10 @@ struct VehicleParams {
   T stop_motion_ratio;     // [-] stop-table penetration per unit wheel travel (tables are on spring length)
   T link_stiffness;        // [N/m] stiff perpendicular bushing holding each wheel on its strut (seed 004 k_link)
   T link_damping_ratio;    // [-] of the bushing mode, 1 = critical
+  // Which parts of seed 004's full strut are on (1) or off (0); the plain seed-004 strut is all 0.
+  T tire_force_at_contact; // [-] 1: the tire force's moment about the wheel centre reaches the body
+  T linkage_geometry;      // [-] 1: wheel path, camber, toe and Ackermann from `linkage` (needs its curves)
+  T progressive_spring;    // [-] 1: coil force k (l_free - l) MR and damper (MR/MR0)^2 from `linkage`
   // --- driveline, brakes, steering ------------------------------------------------------------
   T engine_peak_torque;    // [N m]
   T engine_peak_power;     // [W]
@@ -64,6 +70,7 @@ struct VehicleParams {
   // --- tables (not overridable by name) -------------------------------------------------------
   T stop_table_pen[kStopTablePoints];    // [m] stop penetration on spring length
   T stop_table_force[kStopTablePoints];  // [N] stop force on spring length
+  StrutLinkage<T> linkage;               // per-corner linkage curves (tabulated from a suspension design)
   // --- derived (finalize_vehicle_params) -----------------------------------------------------
   T body_mass;                      // [kg] total - 4 unsprung
   T unsprung_mass[kCorners];        // [kg]
@@ -76,6 +83,11 @@ struct VehicleParams {
   T drive_share[kCorners];          // [-] share of the driveline torque per wheel
   T link_damping[kCorners];         // [N s/m] critical damping of the bushing for the reduced mass
   T static_tire_load[kCorners];     // [N]
+  // Coil spring at the wheel: F = coil_rate (coil_free_length - l) MR with l, MR from the linkage
+  // when progressive_spring is on, else l = -z, MR = 1 (then F = preload + wheel_rate z).
+  T coil_rate[kCorners];            // [N/m] wheel_rate / MR0^2
+  T coil_free_length[kCorners];     // [m] static load at design
+  T coil_inverse_mr_design_sq[kCorners];  // [-] 1 / MR0^2, for the damper's (MR/MR0)^2
   // Reciprocals for the hot path (a multiplication costs a fraction of a division).
   T inverse_unsprung_mass[kCorners];  // [1/kg]
   T inverse_body_mass;                // [1/kg]
@@ -112,6 +124,9 @@ struct VehicleParams {
   X("stop_motion_ratio", stop_motion_ratio, "-", 0.05, 5.0, "stop penetration per wheel travel") \
   X("link_stiffness", link_stiffness, "N/m", 1.0e5, 1.0e9, "strut bushing stiffness")           \
   X("link_damping_ratio", link_damping_ratio, "-", 0.0, 2.0, "strut bushing damping ratio")     \
+  X("tire_force_at_contact", tire_force_at_contact, "-", 0.0, 1.0, "1: tire force acts at the contact patch (0: wheel centre)") \
+  X("linkage_geometry", linkage_geometry, "-", 0.0, 1.0, "1: wheel path, camber, toe, Ackermann from the linkage") \
+  X("progressive_spring", progressive_spring, "-", 0.0, 1.0, "1: coil rate and damper follow the motion ratio") \
   X("engine_peak_torque", engine_peak_torque, "N m", 0.0, 1.0e5, "engine peak torque")          \
   X("engine_peak_power", engine_peak_power, "W", 0.0, 1.0e7, "engine peak power")               \
   X("engine_max_speed", engine_max_speed, "rad/s", 10.0, 2000.0, "engine governed speed")      \

@@ -1,0 +1,76 @@
+// The strut model against the ce model on the same vehicle (the ce HMMWV and its strut
+// equivalent, strut_equivalent_params): steady cornering, pitch under braking and full throttle,
+// and the quasi-static rollover threshold. ce is the reference: it closes the double wishbones
+// and the Pitman steering exactly (seed 001), strut holds its wheels on the tabulated paths.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "fleetdyn/suspension.h"
+#include "tests/handling_test_util.h"
+
+namespace fleetdyn {
+namespace {
+
+using test::Sample;
+
+constexpr double kDeg = 3.14159265358979323846 / 180.0;
+
+double relative(double reference, double value) { return std::fabs(value - reference) / std::fabs(reference); }
+
+class StrutVsCe : public ::testing::Test {
+ protected:
+  CeParams<double> ce = hmmwv_ce_params();
+  VehicleParams<double> strut = strut_equivalent_params(ce);
+};
+
+struct SteadyTurn {
+  double lateral_accel, yaw_rate, roll, transfer[2];
+};
+
+SteadyTurn steady(const std::vector<Sample>& s, double from) {
+  SteadyTurn r{};
+  r.lateral_accel = test::average(s, from, [](const Sample& x) { return x.lateral_accel; });
+  r.yaw_rate = test::average(s, from, [](const Sample& x) { return x.yaw_rate; });
+  r.roll = test::average(s, from, [](const Sample& x) { return x.roll; });
+  for (int a = 0; a < 2; ++a) r.transfer[a] = test::average(s, from, [a](const Sample& x) { return test::transfer(x, a); });
+  return r;
+}
+
+// Constant road-wheel angle reached over 0.5 s, speed held; averages over the last 2 of 10 s.
+// Per axle lateral load transfer within 5 %, roll gradient (roll / a_y) within 10 %, the front
+// axle's share of the load transfer within 3 points, steady yaw rate within 3 %.
+TEST_F(StrutVsCe, SteadyCorneringLoadTransferRollAndYawRate) {
+  for (double speed : {10.0, 20.0}) {
+    for (double angle_deg : {2.0, 4.0, 6.0}) {
+      const double angle = angle_deg * kDeg;
+      const test::Driver driver = [&](double t, double v) {
+        return test::DriverCommand{angle * std::fmin(1.0, t / 0.5), test::hold_speed(speed, v), 0.0};
+      };
+      const SteadyTurn c = steady(test::run_ce(ce, speed, 10.0, driver), 8.0);
+      const SteadyTurn s = steady(test::run_strut(strut, speed, 10.0, driver), 8.0);
+      const double gradient_c = c.roll / c.lateral_accel, gradient_s = s.roll / s.lateral_accel;
+      const double share_c = c.transfer[0] / (c.transfer[0] + c.transfer[1]);
+      const double share_s = s.transfer[0] / (s.transfer[0] + s.transfer[1]);
+      std::printf("%4.1f m/s %3.1f deg: a_y ce %.3f strut %.3f m/s^2; yaw rate %.4f / %.4f rad/s (%+.2f %%); "
+                  "transfer front %.0f / %.0f N (%+.2f %%), rear %.0f / %.0f N (%+.2f %%); front share %.2f / %.2f %%; "
+                  "roll gradient %.3f / %.3f deg/g (%+.2f %%)\n",
+                  speed, angle_deg, c.lateral_accel, s.lateral_accel, c.yaw_rate, s.yaw_rate,
+                  100.0 * (s.yaw_rate / c.yaw_rate - 1.0), c.transfer[0], s.transfer[0],
+                  100.0 * (s.transfer[0] / c.transfer[0] - 1.0), c.transfer[1], s.transfer[1],
+                  100.0 * (s.transfer[1] / c.transfer[1] - 1.0), 100.0 * share_c, 100.0 * share_s,
+                  gradient_c * 9.81 / kDeg, gradient_s * 9.81 / kDeg, 100.0 * (gradient_s / gradient_c - 1.0));
+      const std::string where = std::to_string(speed) + " m/s, " + std::to_string(angle_deg) + " deg";
+      EXPECT_LT(relative(c.transfer[0], s.transfer[0]), 0.05) << where;
+      EXPECT_LT(relative(c.transfer[1], s.transfer[1]), 0.05) << where;
+      EXPECT_LT(relative(gradient_c, gradient_s), 0.10) << where;
+      EXPECT_NEAR(share_s, share_c, 0.03) << where;
+      EXPECT_LT(relative(c.yaw_rate, s.yaw_rate), 0.03) << where;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fleetdyn
