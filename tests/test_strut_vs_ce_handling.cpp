@@ -4,6 +4,7 @@
 // and the Pitman steering exactly (seed 001), strut holds its wheels on the tabulated paths.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -68,6 +69,47 @@ TEST_F(StrutVsCe, SteadyCorneringLoadTransferRollAndYawRate) {
       EXPECT_LT(relative(gradient_c, gradient_s), 0.10) << where;
       EXPECT_NEAR(share_s, share_c, 0.03) << where;
       EXPECT_LT(relative(c.yaw_rate, s.yaw_rate), 0.03) << where;
+    }
+  }
+}
+
+// Camber and toe-in at the wheel against travel (the strut's spin axis from its tabulated
+// curves) against ce's closed-form kinematics, the numbers `fleetdyn kinematics` prints: within
+// 0.05 deg from the rebound stop to the bump stop, every corner; and the road-wheel angles of
+// the front corners against the Pitman linkage at design height (Ackermann) within 0.05 deg.
+TEST_F(StrutVsCe, CamberToeAndAckermannFollowTheLinkage) {
+  const CeSuspension<double> susp{{ce.corner[0], ce.corner[1], ce.corner[2], ce.corner[3]}, ce.steering};
+  const TerrainDesc<double> ground = test::flat_ground();
+  const StrutEnvironment<double> straight(strut, &ground, 0.0, 0.0, DriverInput<double>{0.0, 0.0, 0.0});
+  double worst = 0.0;
+  for (int i = 0; i < kCorners; ++i) {
+    const double side = i % 2 == 0 ? 1.0 : -1.0;
+    const bool front = i < 2;
+    const double low = -(front ? strut.rebound_travel_front : strut.rebound_travel_rear);
+    const double high = front ? strut.bump_travel_front : strut.bump_travel_rear;
+    for (int k = 0; k <= 20; ++k) {
+      const double travel = low + (high - low) * k / 20.0;
+      const CornerPose<double> pose = corner_kinematics(susp, i, lca_angle_for_travel(susp, i, travel, 0.0), 0.0).pose;
+      const Vec3<double> a = corner_axis(strut, straight, i, travel).axis;
+      const double camber = std::asin(-side * a.z), toe = std::atan2(side * a.x, a.y);
+      EXPECT_NEAR(camber, camber_angle(pose, side), 0.05 * kDeg) << corner_name(i) << " at " << travel << " m";
+      EXPECT_NEAR(toe, toe_in_angle(pose, side), 0.05 * kDeg) << corner_name(i) << " at " << travel << " m";
+      worst = std::max({worst, std::fabs(camber - camber_angle(pose, side)), std::fabs(toe - toe_in_angle(pose, side))});
+    }
+  }
+  std::printf("camber and toe: largest difference %.4f deg\n", worst / kDeg);
+  for (double pitman : {-0.8, -0.4, 0.2, 0.6}) {
+    const double angle = pitman * ce.steering.max_angle;
+    double heading[2], mean = 0.0;
+    for (int i = 0; i < 2; ++i) {
+      heading[i] = corner_kinematics(susp, i, 0.0, angle).pose.steer_angle - corner_kinematics(susp, i, 0.0, 0.0).pose.steer_angle;
+      mean += 0.5 * heading[i];
+    }
+    const StrutEnvironment<double> env(strut, &ground, 0.0, 0.0, DriverInput<double>{mean / strut.max_steer, 0.0, 0.0});
+    for (int i = 0; i < 2; ++i) {
+      const Vec3<double> a = corner_axis(strut, env, i, 0.0).axis, a0 = corner_axis(strut, straight, i, 0.0).axis;
+      const double turned = std::atan2(-a.x, a.y) - std::atan2(-a0.x, a0.y);
+      EXPECT_NEAR(turned, heading[i], 0.05 * kDeg) << corner_name(i) << " at mean road-wheel angle " << mean;
     }
   }
 }
