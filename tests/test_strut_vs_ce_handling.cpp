@@ -114,5 +114,67 @@ TEST_F(StrutVsCe, CamberToeAndAckermannFollowTheLinkage) {
   }
 }
 
+// Pitch under braking (inboard brakes: their torque reacts on the body) and under full throttle
+// (AWD): mean body pitch over the steady part of each, within 10 % of ce. The anti-dive and
+// anti-squat of the double wishbones come from the wheel paths' fore-aft slope.
+TEST_F(StrutVsCe, PitchUnderBrakingAndFullThrottle) {
+  struct Case {
+    const char* name;
+    double speed, throttle, brake, from, to;
+  };
+  for (const Case& k : {Case{"braking 0.5", 20.0, 0.0, 0.5, 0.8, 1.6}, Case{"full throttle", 5.0, 1.0, 0.0, 1.0, 3.0}}) {
+    const test::Driver driver = [&](double, double) { return test::DriverCommand{0.0, k.throttle, k.brake}; };
+    const auto c = test::run_ce(ce, k.speed, k.to, driver);
+    const auto s = test::run_strut(strut, k.speed, k.to, driver);
+    const double pitch_c = test::average(c, k.from, [](const Sample& x) { return x.pitch; });
+    const double pitch_s = test::average(s, k.from, [](const Sample& x) { return x.pitch; });
+    // The longitudinal acceleration the pitch answers to, from the speed's change.
+    auto accel = [&](const std::vector<Sample>& r) {
+      double v0 = 0.0, v1 = 0.0, t0 = 0.0, t1 = 0.0;
+      for (const Sample& x : r) {
+        if (t0 == 0.0 && x.t >= k.from) { v0 = x.speed; t0 = x.t; }
+        v1 = x.speed;
+        t1 = x.t;
+      }
+      return (v1 - v0) / (t1 - t0);
+    };
+    std::printf("%s: pitch ce %.4f deg, strut %.4f deg (%+.2f %%); acceleration ce %.3f, strut %.3f m/s^2\n", k.name,
+                pitch_c / kDeg, pitch_s / kDeg, 100.0 * (pitch_s / pitch_c - 1.0), accel(c), accel(s));
+    EXPECT_GT(std::fabs(pitch_c), 0.2 * kDeg) << k.name;  // a real pitch
+    EXPECT_LT(relative(pitch_c, pitch_s), 0.10) << k.name;
+  }
+}
+
+// Quasi-static rollover threshold: at 20 m/s the road-wheel angle rises by 1 deg/s until two
+// wheels of one side lift (normal force below 1 % of their static load); the lateral acceleration
+// at that moment within 5 % of ce's. The vehicle carries a roof load that raises the chassis COM
+// by 0.5 m (static stability factor about 0.9) on tires of friction 1.2, so it tips before it
+// slides.
+TEST_F(StrutVsCe, QuasiStaticRolloverThreshold) {
+  CeParams<double> high = ce;
+  high.chassis_com.z += 0.5;
+  high.vehicle.tire.mu = 1.2;
+  ce_balance_springs_at_design(high);
+  const VehicleParams<double> s = strut_equivalent_params(high);
+  const double speed = 20.0;
+  const test::Driver driver = [&](double t, double v) { return test::DriverCommand{1.0 * kDeg * t, test::hold_speed(speed, v), 0.0}; };
+  auto lifted = [](const Sample& x) {
+    return (x.normal_force[0] < 50.0 && x.normal_force[2] < 50.0) || (x.normal_force[1] < 50.0 && x.normal_force[3] < 50.0);
+  };
+  const auto c = test::run_ce(high, speed, 20.0, driver, 1, lifted);
+  const auto r = test::run_strut(s, speed, 20.0, driver, 1, lifted);
+  ASSERT_TRUE(lifted(c.back())) << "ce did not lift a side within 20 deg";
+  ASSERT_TRUE(lifted(r.back())) << "strut did not lift a side within 20 deg";
+  // Mean over the last 0.1 s before lift-off (the yaw rate carries some of the steering's noise).
+  auto at_liftoff = [](const std::vector<Sample>& x) {
+    const double end = x.back().t;
+    return test::average(x, end - 0.1, [](const Sample& y) { return y.lateral_accel; });
+  };
+  const double ay_c = at_liftoff(c), ay_s = at_liftoff(r);
+  std::printf("rollover threshold: ce %.3f m/s^2 at %.2f s, strut %.3f m/s^2 at %.2f s (%+.2f %%)\n", ay_c, c.back().t, ay_s,
+              r.back().t, 100.0 * (ay_s / ay_c - 1.0));
+  EXPECT_LT(relative(ay_c, ay_s), 0.05);
+}
+
 }  // namespace
 }  // namespace fleetdyn
