@@ -94,8 +94,8 @@ FLEETDYN_FN ScaledArgument<T> scaled_argument(T x) {
 template <class T>
 FLEETDYN_FN void small_angle_sin_cos(T a, T& s, T& c) {
   const T a2 = a * a;
-  s = a * (T(1) - a2 * (T(1) / T(6)) * (T(1) - a2 * (T(1) / T(20)) * (T(1) - a2 * (T(1) / T(42)))));
-  c = T(1) - a2 * T(0.5) * (T(1) - a2 * (T(1) / T(12)) * (T(1) - a2 * (T(1) / T(30)) * (T(1) - a2 * (T(1) / T(56)))));
+  s = a * (T(1) - a2 * T(1.0 / 6.0) * (T(1) - a2 * T(1.0 / 20.0) * (T(1) - a2 * T(1.0 / 42.0))));
+  c = T(1) - a2 * T(0.5) * (T(1) - a2 * T(1.0 / 12.0) * (T(1) - a2 * T(1.0 / 30.0) * (T(1) - a2 * T(1.0 / 56.0))));
 }
 
 }  // namespace fleetdyn

@@ -90,12 +90,16 @@ struct StrutEnvironment {
                                DriverInput<T> input, const FrozenContact<T>* frozen_ = nullptr)
       : terrain(terrain_), origin_x(origin_x_), origin_y(origin_y_), frozen(frozen_) {
     const T mean = road_wheel_angle(p, clamped(input).steer, 0);
+    const T mean_cos = cos(mean), mean_sin = sin(mean);
     for (int i = 0; i < 2; ++i) {
+      // The Ackermann offset is a few degrees: its rotation by the series, not a library call.
       const CornerLinkage<T>& link = p.linkage.corner[i];
       const ScaledArgument<T> x = scaled_argument(mean * link.steer_inverse_half);
-      const T angle = mean + p.linkage_geometry * linkage_curve(link.steer_offset, x.clamped, x.beyond, link.steer_inverse_half).value;
-      steer_cos[i] = cos(angle);
-      steer_sin[i] = sin(angle);
+      const T offset = p.linkage_geometry * linkage_curve(link.steer_offset, x.clamped, x.beyond, link.steer_inverse_half).value;
+      T s, c;
+      small_angle_sin_cos(offset, s, c);
+      steer_cos[i] = mean_cos * c - mean_sin * s;
+      steer_sin[i] = mean_sin * c + mean_cos * s;
     }
   }
 };
@@ -290,16 +294,16 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
   const Vec3<T> chassis_vel = load3(s, kVel);
   const Vec3<T> omega_body = load3(s, kOmega);
   const Vec3<T> omega = rot * omega_body;  // world
-  const Vec3<T> strut_axis = rot.col(2);   // u_hat = body up: the travel direction
 
-  // Spin axes (world) at each corner's travel; the driveline needs all of them first. Engine
-  // speed from the drive-weighted mean spin of the wheels relative to the body.
-  Vec3<T> axis[kCorners], axis_slope[kCorners];
+  // Per corner the wheel centre's offset o from its mount in the body frame (o.z: the travel) and
+  // the spin axis (world) there; the driveline needs every axis first. Engine speed from the
+  // drive-weighted mean spin of the wheels relative to the body.
+  Vec3<T> axis[kCorners], axis_slope[kCorners], offset[kCorners];
   T spin_rel[kCorners];
   T mean_spin = T(0);
   for (int i = 0; i < kCorners; ++i) {
-    const Vec3<T> offset = load3(s, kUnsprungPos + 3 * i) - rot * p.wheel_attach[i];
-    const CornerAxis<T> ca = corner_axis(p, env, i, dot(offset, strut_axis));
+    offset[i] = mul_transpose(rot, load3(s, kUnsprungPos + 3 * i)) - p.wheel_attach[i];
+    const CornerAxis<T> ca = corner_axis(p, env, i, offset[i].z);
     axis[i] = rot * ca.axis;
     axis_slope[i] = rot * ca.slope;
     spin_rel[i] = s[kWheelSpin + i] - dot(axis[i], omega);
@@ -313,13 +317,11 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
   Vec3<T> wheel_accel[kCorners];
 
   for (int i = 0; i < kCorners; ++i) {
-    const Vec3<T> mount = rot * p.wheel_attach[i];                 // R rb_i
     const Vec3<T> wheel_rel = load3(s, kUnsprungPos + 3 * i);     // x_u - chassis_pos
     const Vec3<T> wheel_vel_rel = load3(s, kUnsprungVel + 3 * i); // v_u - chassis_vel
-    // Velocity of the wheel relative to the body point coincident with it; offset and that
-    // velocity in the body frame.
+    // Velocity of the wheel relative to the body point coincident with it, in the body frame.
     const Vec3<T> slip_vel = wheel_vel_rel - cross(omega, wheel_rel);
-    const Vec3<T> o = mul_transpose(rot, wheel_rel - mount);
+    const Vec3<T> o = offset[i];
     const Vec3<T> o_rate = mul_transpose(rot, slip_vel);
     const T travel = o.z, travel_rate = o_rate.z;
     const CornerTravel<T> path = corner_travel(p, i, travel);
