@@ -1,11 +1,15 @@
-// Strut model in motion: ballistic flight, the loop, gyroscopic coupling (issue 2 tests 3, 4
-// and 8).
+// Strut model in motion: ballistic flight, the loop, gyroscopic coupling, roll gradient
+// (issue 2 tests 3, 4, 7 and 8).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <tuple>
 #include <vector>
 
+#include "fleetdyn/suspension.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -168,11 +172,114 @@ TEST(StrutDynamics, GyroscopicWheelSpinCouplesYawToRoll) {
   EXPECT_LT(std::fabs(still), 1e-4 * spinning);
 }
 
-// Test 7, the roll gradient in steady cornering, is checked against the ce model on the same
-// vehicle (test_strut_vs_ce_handling: within 10 % at 2 to 6 deg and 10 and 20 m/s) and the load
-// transfer behind it against the whole vehicle's moment balance (test_strut_moment_balance).
-// An estimate with the roll centre taken from the model's own wheel-centre height would check
-// the model against its own simplification.
+// Test 7: roll gradient in steady cornering against an estimate from the suspension design
+// itself (ce's closed-form kinematics of the HMMWV's double wishbones and spring, not strut's
+// curves) and the vehicle's mass data. Per axle, from the kinematics at design:
+//   - force roll centre h_rc = s_c t/2, s_c the outward motion per unit bump of the contact point
+//     as a point of the wheel carrier (wheel-centre path plus loaded radius times camber gain):
+//     the tire's lateral forces reach the body through the links as if applied there;
+//   - kinematic roll axis h_k = h_u + s_w t/2, s_w the wheel centre's outward motion per bump: the
+//     axis about which the body turns relative to the wheel centres (which the tires hold), so
+//     the body COM shifts by (h_s - h_k) phi_s when the springs deflect by phi_s;
+//   - wheel rate of the progressive coil at design, k = k_w + F_0 (dMR/dz) / MR_0 (MR = -dl/dz of
+//     the spring's hardpoints; the coil is the one the preset's wheel rate and static load
+//     define), K_s = sum k t^2/2; tires K_t = sum k_t t^2/2.
+// Moment balances per unit a_y, H = sum m h over body and wheels, G = 4 I_s / r_w the wheels'
+// gyroscopic roll moment: the body's moment about the ground, with each tire's moment about its
+// wheel centre reaching the body and the links carrying the geometric part (the lateral force of
+// the bushings, F_y - m_u a_y, on the wheel-centre path, and the whole F_y through the camber
+// gain), leaves on the springs
+//   K_s phi_s = H + G - h_rc m + (h_k - h_u) sum m_u + m_s g ((h_s - h_k) phi_s + h_s phi_t);
+// the whole vehicle's moment about the ground puts on the tires
+//   K_t phi_t = H + G + g (m_s (h_s - h_k) phi_s + H phi_t);
+// phi = phi_s + phi_t. With straight paths (linkage_geometry = 0) s_c = s_w = 0. Left out: tire
+// lateral compliance, the jacking of the two sides' different forces (about 1 %); band 3 %.
+double roll_gradient_estimate(const VehicleParams<double>& p, bool linkage) {
+  const CeSuspension<double> susp = make_ce_suspension(hmmwv_suspension_design());
+  double roll_centre[2], kinematic_axis[2], wheel_rate[2], unsprung_moment = 0.0;
+  for (int axle = 0; axle < 2; ++axle) {
+    const int i = 2 * axle;  // the left corner: outward is +y
+    const double wheel_height = p.cg_height + p.wheel_attach[i].z;
+    auto at = [&](double travel) { return corner_kinematics(susp, i, lca_angle_for_travel(susp, i, travel, 0.0), 0.0); };
+    auto contact_y = [&](double travel) {  // the wheel disc's lowest point at the loaded radius
+      const CornerPose<double> pose = at(travel).pose;
+      const Vec3<double> a = pose.spin_axis;
+      const Vec3<double> down = normalized_or(Vec3<double>{0.0, 0.0, -1.0} + a.z * a, Vec3<double>{0.0, 0.0, -1.0});
+      return pose.wheel_centre.y + wheel_height * down.y;
+    };
+    auto motion_ratio = [&](double travel) {
+      const CornerKinematics k = at(travel);
+      return -k.per_lca_rate.spring_rate / k.per_lca_rate.wheel_centre_vel.z;
+    };
+    const double h = 1e-3, half_track = 0.5 * (axle == 0 ? p.track_front : p.track_rear);
+    const double contact_slope = linkage ? (contact_y(h) - contact_y(-h)) / (2.0 * h) : 0.0;
+    const double centre_slope = linkage ? (at(h).pose.wheel_centre.y - at(-h).pose.wheel_centre.y) / (2.0 * h) : 0.0;
+    roll_centre[axle] = contact_slope * half_track;
+    kinematic_axis[axle] = wheel_height + centre_slope * half_track;
+    wheel_rate[axle] = p.wheel_rate[i] + p.strut_preload[i] * (motion_ratio(h) - motion_ratio(-h)) / (2.0 * h) / motion_ratio(0.0);
+    unsprung_moment += 2.0 * p.unsprung_mass[i] * (kinematic_axis[axle] - wheel_height);
+  }
+  const double wheelbase = p.cg_to_front_axle + p.cg_to_rear_axle;
+  auto at_com = [&](const double* v) { return (v[0] * p.cg_to_rear_axle + v[1] * p.cg_to_front_axle) / wheelbase; };
+  const double h_rc = at_com(roll_centre), h_k = at_com(kinematic_axis);
+  double springs = 0.0, tires = 0.0, height_moment = p.body_mass * p.cg_height;
+  for (int axle = 0; axle < 2; ++axle) {
+    const double track = axle == 0 ? p.track_front : p.track_rear;
+    springs += wheel_rate[axle] * track * track / 2.0;
+    tires += p.tire.vertical_stiffness * track * track / 2.0;
+  }
+  for (int i = 0; i < kCorners; ++i) height_moment += p.unsprung_mass[i] * (p.cg_height + p.wheel_attach[i].z);
+  const double gyro = 4.0 * p.wheel_spin_inertia / tire_rolling_radius(p.tire, p.static_tire_load[0]);
+  const double g = p.gravity, ms = p.body_mass, hs = p.cg_height;
+  // [a11 a12; a21 a22] (phi_s, phi_t) = (b1, b2)
+  const double a11 = springs - ms * g * (hs - h_k), a12 = -ms * g * hs;
+  const double a21 = -ms * g * (hs - h_k), a22 = tires - g * height_moment;
+  const double b1 = height_moment + gyro - h_rc * p.total_mass + unsprung_moment, b2 = height_moment + gyro;
+  const double det = a11 * a22 - a12 * a21;
+  const double on_springs = (b1 * a22 - a12 * b2) / det, on_tires = (a11 * b2 - a21 * b1) / det;
+  std::printf("roll centre %.4f m, kinematic axis %.4f m, K_s %.0f N m/rad, K_t %.0f N m/rad\n", h_rc, h_k, springs, tires);
+  return (on_springs + on_tires) * g * 180.0 / M_PI;
+}
+
+// Roll against lateral acceleration at 10 to 16 m/s with 1.5 deg of steer (coasting), slope
+// through the origin [deg/g].
+double measured_roll_gradient(const VehicleParams<double>& p) {
+  const std::vector<double> speeds = {10.0, 12.0, 14.0, 16.0};
+  const int n = static_cast<int>(speeds.size());
+  Batch batch({p}, n, TerrainSpec{}, cpu_options());
+  std::vector<InitialCondition> ic;
+  for (double v : speeds) ic.push_back({0.0, 0.0, 0.0, v});
+  batch.set_initial_conditions(ic);
+  batch.set_maneuvers({{{0.0, 0.0, 0.0, 0.0}, {0.5, 0.05, 0.0, 0.0}}});
+  batch.step(6000);
+  double sxy = 0.0, sxx = 0.0;
+  const std::vector<VehicleSnapshot> snaps = batch.snapshots();
+  for (int v = 0; v < n; ++v) {
+    const StrutDiagnostics<double> d = batch.diagnostics(v);
+    const Quat<double> q = quat_from_euler_zyx(snaps[v].euler[0], snaps[v].euler[1], snaps[v].euler[2]);
+    const double ay = mul_transpose(rotation_matrix(q), d.chassis_accel).y;
+    EXPECT_GT(ay, 0.3) << "vehicle " << v << " is not cornering";
+    EXPECT_LT(ay, 0.3 * p.gravity) << "vehicle " << v << " is beyond the linear range";
+    sxy += snaps[v].euler[0] * ay;  // roll positive right-down
+    sxx += ay * ay;
+  }
+  return (sxy / sxx) * p.gravity * 180.0 / M_PI;
+}
+
+TEST(StrutDynamics, RollGradientMatchesTheLinkageEstimate) {
+  VehicleParams<double> straight = hmmwv_params();
+  straight.linkage_geometry = 0.0;
+  finalize_vehicle_params(straight);
+  for (const auto& [name, p, linkage] :
+       {std::tuple<const char*, VehicleParams<double>, bool>{"linkage", hmmwv_params(), true}, {"straight paths", straight, false}}) {
+    const double estimate = roll_gradient_estimate(p, linkage), measured = measured_roll_gradient(p);
+    std::printf("%s: roll gradient measured %.4f deg/g, estimate %.4f deg/g (%+.2f %%)\n", name, measured, estimate,
+                100.0 * (measured / estimate - 1.0));
+    RecordProperty(std::string("roll_gradient_deg_per_g_") + (linkage ? "linkage" : "straight"),
+                   std::to_string(measured) + " / " + std::to_string(estimate));
+    EXPECT_NEAR(measured, estimate, 0.03 * estimate) << name;
+  }
+}
 
 }  // namespace
 }  // namespace fleetdyn
