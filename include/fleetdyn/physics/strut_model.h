@@ -295,19 +295,13 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
   const Vec3<T> omega_body = load3(s, kOmega);
   const Vec3<T> omega = rot * omega_body;  // world
 
-  // Per corner the wheel centre's offset o from its mount in the body frame (o.z: the travel) and
-  // the spin axis (world) there; the driveline needs every axis first. Engine speed from the
-  // drive-weighted mean spin of the wheels relative to the body.
-  Vec3<T> axis[kCorners], axis_slope[kCorners], offset[kCorners];
-  T spin_rel[kCorners];
+  // Engine speed from the drive-weighted mean spin of the wheels relative to the body, about
+  // their steered axes (camber and toe aside: a few degrees change the engine speed by parts in
+  // ten thousand, and the corners' curves need not be evaluated twice nor kept for all four).
   T mean_spin = T(0);
   for (int i = 0; i < kCorners; ++i) {
-    offset[i] = mul_transpose(rot, load3(s, kUnsprungPos + 3 * i)) - p.wheel_attach[i];
-    const CornerAxis<T> ca = corner_axis(p, env, i, offset[i].z);
-    axis[i] = rot * ca.axis;
-    axis_slope[i] = rot * ca.slope;
-    spin_rel[i] = s[kWheelSpin + i] - dot(axis[i], omega);
-    mean_spin += p.drive_share[i] * spin_rel[i];
+    const T body_rate = i < 2 ? omega_body.y * env.steer_cos[i] - omega_body.x * env.steer_sin[i] : omega_body.y;
+    mean_spin += p.drive_share[i] * (s[kWheelSpin + i] - body_rate);
   }
   const T drive_total = drive_torque_at_wheels(p, input.throttle, mean_spin);
 
@@ -321,10 +315,14 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     const Vec3<T> wheel_vel_rel = load3(s, kUnsprungVel + 3 * i); // v_u - chassis_vel
     // Velocity of the wheel relative to the body point coincident with it, in the body frame.
     const Vec3<T> slip_vel = wheel_vel_rel - cross(omega, wheel_rel);
-    const Vec3<T> o = offset[i];
+    const Vec3<T> o = mul_transpose(rot, wheel_rel) - p.wheel_attach[i];
     const Vec3<T> o_rate = mul_transpose(rot, slip_vel);
     const T travel = o.z, travel_rate = o_rate.z;
     const CornerTravel<T> path = corner_travel(p, i, travel);
+    // The spin axis (world) at this travel and its rate of turn with the travel.
+    const CornerAxis<T> carrier_axis = corner_axis(p, env, i, travel);
+    const Vec3<T> axis = rot * carrier_axis.axis, axis_slope = rot * carrier_axis.slope;
+    const T spin_rel = s[kWheelSpin + i] - dot(axis, omega);
 
     // Bushing (body frame): spring and damper on the distance from the path, measured
     // perpendicular to its tangent (so its rate is link_stiffness however steep the path).
@@ -337,13 +335,13 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     const T pen = penetration(contact, p.tire.unloaded_radius);
     const T pen_rate = -dot(wheel_vel, contact.normal);
     const T fz = tire_normal_force(p.tire, pen, pen_rate);
-    const Vec3<T> t_long = normalized_or(cross(axis[i], contact.normal), rot.col(0));
+    const Vec3<T> t_long = normalized_or(cross(axis, contact.normal), rot.col(0));
     const Vec3<T> t_lat = cross(contact.normal, t_long);
     const T rolling_radius = tire_rolling_radius(p.tire, fz);
     // Contact patch from the wheel centre, and the carrier's angular velocity without the spin.
     const Vec3<T> patch = (p.tire_force_at_contact * (pen - p.tire.unloaded_radius)) * contact.normal;
-    const Vec3<T> carrier = omega + travel_rate * cross(axis[i], axis_slope[i]);
-    const Vec3<T> patch_vel = wheel_vel + cross(carrier - dot(carrier, axis[i]) * axis[i], patch);
+    const Vec3<T> carrier = omega + travel_rate * cross(axis, axis_slope);
+    const Vec3<T> patch_vel = wheel_vel + cross(carrier - dot(carrier, axis) * axis, patch);
 
     TireInput<T> tin;
     tin.fz = fz;
@@ -362,8 +360,8 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     // The tire's moment about the wheel centre without its spin-axis part (which the spin takes
     // below): to the body, and the part along a x a' to the travel.
     const Vec3<T> moment = cross(patch, tire_force);
-    const Vec3<T> moment_perp = moment - dot(moment, axis[i]) * axis[i];
-    const T travel_from_moment = dot(moment_perp, cross(axis[i], axis_slope[i]));
+    const Vec3<T> moment_perp = moment - dot(moment, axis) * axis;
+    const T travel_from_moment = dot(moment_perp, cross(axis, axis_slope));
 
     // Strut along the travel: coil (progressive with the motion ratio), damper scaled by
     // (MR/MR0)^2 (seed 004), stops on the travel.
@@ -383,15 +381,15 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     const T external = drive - rolling_radius * tire.fx;
     const T brake_max = p.brake_torque[i] * input.brake;
     const T resist_max = brake_max + tire.rolling_resistance_torque_max;
-    const T resist = clamp(-external - p.wheel_spin_inertia * p.wheel_lock_rate * spin_rel[i], -resist_max, resist_max);
+    const T resist = clamp(-external - p.wheel_spin_inertia * p.wheel_lock_rate * spin_rel, -resist_max, resist_max);
     ds[kWheelSpin + i] = (external + resist) * p.inverse_spin_inertia;
     // Inboard brakes and the driveline sit on the chassis: their reactions go to the body.
     const auto resisting = resist_max > T(0);
     const T brake = select(resisting, resist * (brake_max / select(resisting, resist_max, T(1))), T(0));
-    body_torque -= (drive + brake) * axis[i];
+    body_torque -= (drive + brake) * axis;
     body_torque += tire.mz * contact.normal;  // aligning moment reaches the body through the links
     body_torque += moment_perp;
-    spin_momentum += (p.wheel_spin_inertia * s[kWheelSpin + i]) * axis[i];
+    spin_momentum += (p.wheel_spin_inertia * s[kWheelSpin + i]) * axis;
 
     wheel_accel[i] = (connection + tire_force) * p.inverse_unsprung_mass[i] + gravity;
     body_force -= connection;
