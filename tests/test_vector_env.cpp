@@ -781,5 +781,26 @@ TEST(CeVectorEnv, CudaMatchesCpu) {
   EXPECT_EQ(run(a32, 30), run(b32, 30));
 }
 
+// The strut model's parts are switched on the base parameters, never drawn at reset: a draw
+// between 0 and 1 would be half a linkage.
+TEST(VectorEnv, StrutPartsAreNotRandomized) {
+  VectorEnvConfig c = small_config(2);
+  c.randomize = {{"linkage_geometry", 0.0, 1.0, false}};
+  try {
+    VectorEnv env(c);
+    FAIL() << "linkage_geometry randomized";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("(linkage_geometry): not randomizable in the strut env: a part of the model"), std::string::npos) << m;
+  }
+  for (const std::string& name : env_randomizable_params(VehicleModel::Strut)) {
+    EXPECT_NE(name, "tire_force_at_contact");
+    EXPECT_NE(name, "progressive_spring");
+  }
+  VectorEnv env(small_config(2));
+  env.set_base_param("linkage_geometry", {0.0});  // switched off on the base set: fine
+  EXPECT_THROW(env.set_base_param("linkage_geometry", {0.5}), Error);
+}
+
 }  // namespace
 }  // namespace fleetdyn

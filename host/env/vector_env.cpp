@@ -148,6 +148,18 @@ const char* ce_fixed_reason(const std::string& name) {
   return nullptr;
 }
 
+// strut fields the env does not draw at reset, and why: the model's parts are switched, not scattered.
+const char* strut_fixed_reason(const std::string& name) {
+  if (name == "tire_force_at_contact" || name == "linkage_geometry" || name == "progressive_spring") {
+    return "a part of the model, on (1) or off (0): set it on the base parameters (set_base_param)";
+  }
+  return nullptr;
+}
+
+const char* fixed_reason(VehicleModel model, const std::string& name) {
+  return model == VehicleModel::Ce ? ce_fixed_reason(name) : strut_fixed_reason(name);
+}
+
 // ce fields that move the rest state or enter a validity check of finalize_ce_params (inertias,
 // the spring's free length against the bump stop): the host solves the rest state at every
 // corner of their randomized box. The others (tire slip, damping, driveline, brakes, steering
@@ -192,12 +204,12 @@ void check_randomization_entries(VehicleModel model, const std::vector<ParamRand
     const ParamRandomization& pr = set[r];
     const std::string field = randomize_field(r, pr);
     param_index(model, pr.name, field);
-    if (model == VehicleModel::Ce) {
-      if (const char* why = ce_fixed_reason(pr.name)) {
-        std::string allowed;
-        for (const std::string& n : env_randomizable_params(VehicleModel::Ce)) allowed += (allowed.empty() ? "" : ", ") + n;
-        require(false, field, std::string("not randomizable in the ce env: ") + why + " (randomizable: " + allowed + ")");
-      }
+    if (const char* why = fixed_reason(model, pr.name)) {
+      std::string allowed;
+      for (const std::string& n : env_randomizable_params(model)) allowed += (allowed.empty() ? "" : ", ") + n;
+      require(false, field,
+              std::string("not randomizable in the ") + (model == VehicleModel::Ce ? "ce" : "strut") + " env: " + why +
+                  " (randomizable: " + allowed + ")");
     }
     require(seen.insert(pr.name).second, field, "randomized twice");
     require(std::isfinite(pr.lo) && std::isfinite(pr.hi) && pr.lo <= pr.hi, field,
@@ -790,7 +802,7 @@ std::vector<std::string> env_randomizable_params(VehicleModel model) {
   std::vector<std::string> names;
   const auto& fields = model == VehicleModel::Ce ? ce_param_fields() : vehicle_param_fields();
   for (const VehicleParamField& f : fields) {
-    if (model != VehicleModel::Ce || !ce_fixed_reason(f.name)) names.push_back(f.name);
+    if (!fixed_reason(model, f.name)) names.push_back(f.name);
   }
   return names;
 }
