@@ -65,7 +65,7 @@ LinkageCurve<double> checked_fit(const std::vector<double>& x, const std::vector
 
 void tabulate_strut_linkage(const CeSuspension<double>& s, VehicleParams<double>& p) {
   const std::vector<double> x = chebyshev_points(kSamples);
-  for (int corner = 0; corner < kCorners; ++corner) {
+  for (int corner = 0; corner < kCorners; corner += 2) {  // the left corner of each axle
     const std::string where = std::string("strut linkage, corner ") + corner_name(corner);
     const bool front = corner < 2;
     const double travel_min = -(front ? p.rebound_travel_front : p.rebound_travel_rear) - kLinkageTravelMargin;
@@ -86,6 +86,17 @@ void tabulate_strut_linkage(const CeSuspension<double>& s, VehicleParams<double>
                     num(travel_min) + ", " + num(travel_max) + "] m)");
       }
       const CornerPose<double> pose = corner_kinematics(s, corner, lca, 0.0).pose;
+      // The right corner must be the mirror image (the curves are stored once per axle).
+      const CornerPose<double> right = corner_kinematics(s, corner + 1, lca_angle_for_travel(s, corner + 1, travel, 0.0), 0.0).pose;
+      const CornerPose<double> right_design = corner_kinematics(s, corner + 1, 0.0, 0.0).pose;
+      const double asymmetry = std::fabs(right.wheel_centre.x - right_design.wheel_centre.x - (pose.wheel_centre.x - design.wheel_centre.x)) +
+                               std::fabs(right.wheel_centre.y - right_design.wheel_centre.y + (pose.wheel_centre.y - design.wheel_centre.y)) +
+                               std::fabs(right.spin_axis.z + pose.spin_axis.z) + std::fabs(right.spin_axis.x + pose.spin_axis.x) +
+                               std::fabs(right.spring_length - pose.spring_length);
+      if (!(asymmetry < 1e-9)) {
+        throw Error(where + ": the right corner is not the left's mirror image at travel " + num(travel) +
+                    " m (the strut's curves are stored per axle)");
+      }
       mx[k] = pose.wheel_centre.x - design.wheel_centre.x;
       my[k] = pose.wheel_centre.y - design.wheel_centre.y;
       roll[k] = std::asin(pose.spin_axis.z);
@@ -96,8 +107,8 @@ void tabulate_strut_linkage(const CeSuspension<double>& s, VehicleParams<double>
                     " m (motion ratio <= 0)");
       }
     }
-    CornerLinkage<double>& link = p.linkage.corner[corner];
-    link = CornerLinkage<double>{};
+    AxleLinkage<double>& link = p.linkage.axle[corner / 2];
+    link = AxleLinkage<double>{};
     link.travel_mid = mid;
     link.travel_inverse_half = 1.0 / half;
     // Tolerances: 0.05 mm on positions, 0.01 deg on angles (a fifth of what the tests allow).
@@ -112,29 +123,42 @@ void tabulate_strut_linkage(const CeSuspension<double>& s, VehicleParams<double>
     link.migration_y.c[0] -= linkage_curve(link.migration_y, -mid / half, 0.0, 1.0 / half).value;
   }
 
-  // Ackermann: road-wheel angles of the steered corners against their mean, at design travel,
-  // over the Pitman arm's range (heading relative to the design heading, static toe aside).
+  // Ackermann: the left front road-wheel angle against the mean of the two, at design travel,
+  // over the Pitman arm's range (heading relative to the design heading, static toe aside). The
+  // right wheel mirrors it (checked: its offset at mean d is minus the left's at -d).
   const double pitman_max = s.steering.max_angle;
   auto heading = [&](int corner, double pitman) { return corner_kinematics(s, corner, 0.0, pitman).pose.steer_angle; };
   const double toe0[2] = {heading(0, 0.0), heading(1, 0.0)};
   auto mean_angle = [&](double pitman) { return 0.5 * (heading(0, pitman) - toe0[0] + heading(1, pitman) - toe0[1]); };
   const double steer_half = std::min(std::fabs(mean_angle(pitman_max)), std::fabs(mean_angle(-pitman_max)));
   if (!(steer_half > 1e-3)) throw Error("strut linkage: the steering does not turn the front wheels");
-  std::vector<double> sx, offset[2];
+  std::vector<double> sx, offset;
   // Sample the Pitman range densely, keep the points whose mean angle lies inside the range.
   for (int k = 0; k <= 400; ++k) {
     const double pitman = pitman_max * (-1.0 + k / 200.0);
     const double mean = mean_angle(pitman);
     if (std::fabs(mean) > steer_half) continue;
     sx.push_back(mean / steer_half);
-    for (int c = 0; c < 2; ++c) offset[c].push_back(heading(c, pitman) - toe0[c] - mean);
+    offset.push_back(heading(0, pitman) - toe0[0] - mean);
   }
-  for (int c = 0; c < 2; ++c) {
-    CornerLinkage<double>& link = p.linkage.corner[c];
-    link.steer_inverse_half = 1.0 / steer_half;
-    link.steer_offset = checked_fit(sx, offset[c], 0.02 * kPi / 180.0,
-                                    std::string("strut linkage, corner ") + corner_name(c) + ", Ackermann");
-    link.steer_offset.c[0] -= linkage_curve(link.steer_offset, 0.0, 0.0, 1.0).value;
+  AxleLinkage<double>& front = p.linkage.axle[0];
+  front.steer_inverse_half = 1.0 / steer_half;
+  front.steer_offset = checked_fit(sx, offset, 0.02 * kPi / 180.0, "strut linkage, corner FL, Ackermann");
+  front.steer_offset.c[0] -= linkage_curve(front.steer_offset, 0.0, 0.0, 1.0).value;
+  // The mirror check: the right wheel's offset at mean angle d equals minus the curve at -d.
+  for (double d : {-0.8, -0.3, 0.3, 0.8}) {
+    double lo = -pitman_max, hi = pitman_max;  // the Pitman angle of mean angle d * steer_half
+    for (int it = 0; it < 60; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (mean_angle(mid) < d * steer_half ? lo : hi) = mid;
+    }
+    const double pitman = 0.5 * (lo + hi);
+    const double right = heading(1, pitman) - toe0[1] - mean_angle(pitman);
+    const double mirrored = -linkage_curve(front.steer_offset, -d, 0.0, 1.0).value;
+    if (!(std::fabs(right - mirrored) < 0.02 * kPi / 180.0)) {
+      throw Error("strut linkage: the right front wheel's steering is not the left's mirror image (the strut's "
+                  "Ackermann curve is stored once)");
+    }
   }
   p.linkage.tabulated = 1.0;
 }

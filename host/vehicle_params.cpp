@@ -137,15 +137,15 @@ void check_strut_options(const VehicleParams<double>& p) {
     throw Error(std::string("vehicle parameters: ") + which +
                 " = 1 needs the linkage curves of a suspension design (tabulate_strut_linkage); this vehicle has none: set it to 0");
   }
-  for (int i = 0; i < kCorners; ++i) {
-    const CornerLinkage<double>& link = p.linkage.corner[i];
+  for (int axle = 0; axle < 2; ++axle) {
+    const AxleLinkage<double>& link = p.linkage.axle[axle];
     const double low = link.travel_mid - 1.0 / link.travel_inverse_half;
     const double high = link.travel_mid + 1.0 / link.travel_inverse_half;
-    const bool front = i < 2;
+    const bool front = axle == 0;
     const double bump = front ? p.bump_travel_front : p.bump_travel_rear;
     const double rebound = front ? p.rebound_travel_front : p.rebound_travel_rear;
-    const std::string range = " the linkage of corner " + std::string(corner_name(i)) + " is tabulated over [" +
-                              number(low) + ", " + number(high) + "] m of travel";
+    const std::string range = std::string(" the linkage of the ") + (front ? "front" : "rear") +
+                              " axle is tabulated over [" + number(low) + ", " + number(high) + "] m of travel";
     if (!(bump <= high)) {
       throw Error(std::string("vehicle parameters: ") + (front ? "bump_travel_front" : "bump_travel_rear") + " = " +
                   number(bump) + " m: beyond the reach of the linkage;" + range);

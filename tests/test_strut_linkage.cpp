@@ -88,13 +88,13 @@ TEST(StrutLinkage, StopsBeyondTheTabulatedTravelAreRefused) {
   VehicleParams<double> p = hmmwv_params();
   p.bump_travel_rear = 0.6;
   std::string e = error_of([&] { finalize_vehicle_params(p); });
-  EXPECT_NE(e.find("bump_travel_rear = 0.6 m: beyond the reach of the linkage; the linkage of corner RL is tabulated over"),
+  EXPECT_NE(e.find("bump_travel_rear = 0.6 m: beyond the reach of the linkage; the linkage of the rear axle is tabulated over"),
             std::string::npos)
       << e;
   p = hmmwv_params();
   p.rebound_travel_front = 0.3;
   e = error_of([&] { finalize_vehicle_params(p); });
-  EXPECT_NE(e.find("rebound_travel_front = 0.3 m: beyond the reach of the linkage; the linkage of corner FL"), std::string::npos)
+  EXPECT_NE(e.find("rebound_travel_front = 0.3 m: beyond the reach of the linkage; the linkage of the front axle"), std::string::npos)
       << e;
 }
 
@@ -104,6 +104,16 @@ TEST(StrutLinkage, TravelTheLinkageCannotReachIsRefusedAtTabulation) {
   const std::string e = error_of([&] { tabulate_strut_linkage(make_ce_suspension(hmmwv_suspension_design()), p); });
   EXPECT_NE(e.find("strut linkage, corner FL: travel -"), std::string::npos) << e;
   EXPECT_NE(e.find("is outside the reach of the linkage"), std::string::npos) << e;
+}
+
+// The curves are stored once per axle: a right side that is not the left's mirror image is
+// refused (here the rear right tierod 2 mm longer: a different toe).
+TEST(StrutLinkage, AsymmetricSidesAreRefused) {
+  CeSuspension<double> s = make_ce_suspension(hmmwv_suspension_design());
+  s.corner[3].tierod_length += 0.002;
+  VehicleParams<double> p = hmmwv_params();
+  const std::string e = error_of([&] { tabulate_strut_linkage(s, p); });
+  EXPECT_NE(e.find("strut linkage, corner RL: the right corner is not the left's mirror image"), std::string::npos) << e;
 }
 
 }  // namespace

@@ -53,12 +53,13 @@ double toe_in_angle(const CornerPose<double>& pose, double side);
 const char* corner_name(int corner);  // "FL", "FR", "RL", "RR"
 
 // The strut model's linkage curves (VehicleParams::linkage, physics/strut_linkage.h) from a
-// suspension: per corner the wheel-centre migration, camber, toe and coil length against the
-// wheel travel, tabulated from the stop in rebound to the stop in bump of `p` (rebound_travel_*,
-// bump_travel_*) plus kLinkageTravelMargin on each side; for the front corners the Ackermann
-// offsets over the Pitman arm's range. Throws fleetdyn::Error naming the corner and the curve
-// when the linkage cannot reach a travel, its spring does not shorten monotonically in bump, or
-// a curve cannot be fitted. Does not switch linkage_geometry or progressive_spring on.
+// suspension: per axle (its left corner; the right must mirror it) the wheel-centre migration,
+// camber, toe and coil length against the wheel travel, tabulated from the stop in rebound to
+// the stop in bump of `p` (rebound_travel_*, bump_travel_*) plus kLinkageTravelMargin on each
+// side; for the front axle the Ackermann offset over the Pitman arm's range. Throws
+// fleetdyn::Error naming the corner and the curve when the linkage cannot reach a travel, its
+// spring does not shorten monotonically in bump, the sides are not mirror images, or a curve
+// cannot be fitted. Does not switch linkage_geometry or progressive_spring on.
 constexpr double kLinkageTravelMargin = 0.03;  // [m]
 void tabulate_strut_linkage(const CeSuspension<double>& s, VehicleParams<double>& p);
 

@@ -38,8 +38,8 @@ double vehicle_param(const VehicleParams<double>& p, const std::string& name);
 // differences) at rest and rolling at 15 m/s on flat ground, brakes off and on: the fastest
 // eigenvalue magnitude, the largest step for which classic RK4 is stable for every eigenvalue
 // (|R(lambda dt)| <= 1), and the default step: 75 % of that limit rounded down to 1, 2 or
-// 5 x 10^k s. For the HMMWV: |lambda|max ~ 1980 1/s (overdamped lateral bushing mode of the
-// four wheels with body yaw), RK4 limit ~ 1.41 ms (braked, at rest),
+// 5 x 10^k s. For the HMMWV: |lambda|max ~ 1950 1/s (overdamped lateral bushing mode of the
+// four wheels with body yaw), RK4 limit ~ 1.43 ms (braked, at rest),
 // default 1 ms. See docs/models/strut.md.
 struct StepAnalysis {
   double stiffest_rate;     // [1/s]

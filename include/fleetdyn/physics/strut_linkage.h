@@ -1,16 +1,19 @@
 // The strut model's linkage geometry (seed 004 "High-fidelity linkage geometry" and "Progressive
-// coil rate from spring hardpoints"): per corner, smooth curves against the wheel's vertical
+// coil rate from spring hardpoints"): per axle, smooth curves against the wheel's vertical
 // travel z relative to the body (body frame, + = bump) of
 //   - the wheel-centre migration (dx, dy)(z): the bushing holds the wheel on the path
-//     design + (dx, dy, z), penalised perpendicular to its tangent (1, ...) (dx', dy', 1);
+//     design + (dx, dy, z), penalised perpendicular to its tangent (dx', dy', 1);
 //   - the spin axis' tilt about body x (carrier roll; camber = -side * roll) and its turn about
 //     body z (carrier yaw; toe-in = -side * yaw), static camber and toe included;
 //   - the coil spring's eye-to-eye length l(z), whose slope is the motion ratio MR = -dl/dz;
-// and, for the steered corners, the road-wheel angle's departure from the mean front angle
-// against that mean angle (the Pitman linkage's Ackermann). Tabulated on the host from a
-// suspension design (host/strut_linkage.cpp) as least-squares polynomials in the argument
-// scaled to [-1, 1] over the tabulated range, so the kernel reads a few coefficients and needs no
-// index search; beyond the range each curve continues along its end tangent (C1).
+// and, for the front axle, the road-wheel angle's departure from the mean front angle against
+// that mean angle (the Pitman linkage's Ackermann). The curves are the axle's left corner; the
+// right corner is its mirror image (y, roll and yaw change sign; its Ackermann offset at mean
+// angle d is minus the left's at -d), as the suspension designs are (shared/reference/hmmwv.md).
+// Tabulated on the host from a suspension design (host/strut_linkage.cpp) as least-squares
+// polynomials in the argument scaled to [-1, 1] over the tabulated range, so the kernel reads a
+// few coefficients and needs no index search; beyond the range each curve continues along its
+// end tangent (C1).
 #pragma once
 
 #include "fleetdyn/physics/config.h"
@@ -26,21 +29,21 @@ struct LinkageCurve {
 };
 
 template <class T>
-struct CornerLinkage {
+struct AxleLinkage {
   T travel_mid;             // [m] centre of the tabulated travel range
   T travel_inverse_half;    // [1/m] 2 / (range width)
   LinkageCurve<T> migration_x, migration_y;  // [m] body frame, 0 at z = 0
   LinkageCurve<T> carrier_roll;              // [rad] spin axis (0, cos r, sin r) before the yaw
   LinkageCurve<T> carrier_yaw;               // [rad] about body z, + = front of the axis to the left
   LinkageCurve<T> spring_length;             // [m] coil eye to eye
-  T steer_inverse_half;     // [1/rad] over the mean road-wheel angle (steered corners)
-  LinkageCurve<T> steer_offset;              // [rad] road-wheel angle - mean front angle
+  T steer_inverse_half;     // [1/rad] over the mean road-wheel angle (front axle)
+  LinkageCurve<T> steer_offset;              // [rad] left road-wheel angle - mean front angle
 };
 
 template <class T>
 struct StrutLinkage {
   T tabulated;              // [-] 1 when the curves come from a suspension design, else 0
-  CornerLinkage<T> corner[4];
+  AxleLinkage<T> axle[2];  // front, rear
 };
 
 // Value and slope (per unit of the unscaled argument) of a curve at the scaled argument x,

@@ -1,9 +1,10 @@
 // The strut vehicle model (seed 004, "free-3D inertial unsprung"): a chassis rigid body and four
-// unsprung masses, each a free 3-D particle held on its strut by a stiff penalty bushing
-// perpendicular to the strut axis and a spring-damper along it. Tire forces act on the particle
-// along the real surface normal sampled at the wheel; the chassis feels the wheels only through
-// the connection reactions (plus tire aligning moments, driveline/brake reactions and the
-// gyroscopic moment of the spinning wheels).
+// unsprung masses, each a free 3-D particle held on its wheel path (the linkage's, or straight
+// along body up) by a stiff penalty bushing perpendicular to the path and a spring-damper along
+// the travel. Tire forces act on the particle along the real surface normal sampled at the
+// wheel; the chassis feels the wheels only through the connection reactions (plus the tire
+// force's moment about the wheel centre, driveline/brake reactions and the gyroscopic moment of
+// the spinning wheels).
 //
 // Why free particles (seed 004 "Why this architecture is forced"): the strut deflection
 // (x_u - mount).u depends on the body pose, so the springs deliver quasi-static roll stiffness;
@@ -91,11 +92,14 @@ struct StrutEnvironment {
       : terrain(terrain_), origin_x(origin_x_), origin_y(origin_y_), frozen(frozen_) {
     const T mean = road_wheel_angle(p, clamped(input).steer, 0);
     const T mean_cos = cos(mean), mean_sin = sin(mean);
+    const AxleLinkage<T>& link = p.linkage.axle[0];
     for (int i = 0; i < 2; ++i) {
       // The Ackermann offset is a few degrees: its rotation by the series, not a library call.
-      const CornerLinkage<T>& link = p.linkage.corner[i];
-      const ScaledArgument<T> x = scaled_argument(mean * link.steer_inverse_half);
-      const T offset = p.linkage_geometry * linkage_curve(link.steer_offset, x.clamped, x.beyond, link.steer_inverse_half).value;
+      // The right wheel mirrors the left: its offset at mean angle d is minus the left's at -d.
+      const T side = i == 0 ? T(1) : T(-1);
+      const ScaledArgument<T> x = scaled_argument(side * mean * link.steer_inverse_half);
+      const T offset =
+          side * p.linkage_geometry * linkage_curve(link.steer_offset, x.clamped, x.beyond, link.steer_inverse_half).value;
       T s, c;
       small_angle_sin_cos(offset, s, c);
       steer_cos[i] = mean_cos * c - mean_sin * s;
@@ -114,11 +118,11 @@ struct CornerAxis {
 
 template <class T>
 FLEETDYN_FN CornerAxis<T> corner_axis(const VehicleParams<T>& p, const StrutEnvironment<T>& env, int corner, T travel) {
-  const CornerLinkage<T>& link = p.linkage.corner[corner];
+  const AxleLinkage<T>& link = p.linkage.axle[corner / 2];
   const ScaledArgument<T> x = scaled_argument((travel - link.travel_mid) * link.travel_inverse_half);
   const CurvePoint<T> roll = linkage_curve(link.carrier_roll, x.clamped, x.beyond, link.travel_inverse_half);
   const CurvePoint<T> yaw = linkage_curve(link.carrier_yaw, x.clamped, x.beyond, link.travel_inverse_half);
-  const T g = p.linkage_geometry;
+  const T g = corner % 2 == 0 ? p.linkage_geometry : -p.linkage_geometry;  // the right corner mirrors roll and yaw
   T sr, cr, sy, cy;
   small_angle_sin_cos(g * roll.value, sr, cr);
   small_angle_sin_cos(g * yaw.value, sy, cy);
@@ -142,14 +146,15 @@ struct CornerTravel {
 
 template <class T>
 FLEETDYN_FN CornerTravel<T> corner_travel(const VehicleParams<T>& p, int corner, T travel) {
-  const CornerLinkage<T>& link = p.linkage.corner[corner];
+  const AxleLinkage<T>& link = p.linkage.axle[corner / 2];
   const ScaledArgument<T> x = scaled_argument((travel - link.travel_mid) * link.travel_inverse_half);
   const CurvePoint2<T> mx = linkage_curve_with_curvature(link.migration_x, x.clamped, x.beyond, link.travel_inverse_half);
   const CurvePoint2<T> my = linkage_curve_with_curvature(link.migration_y, x.clamped, x.beyond, link.travel_inverse_half);
   const CurvePoint<T> len = linkage_curve(link.spring_length, x.clamped, x.beyond, link.travel_inverse_half);
   const T g = p.linkage_geometry;
+  const T gy = corner % 2 == 0 ? g : -g;  // the right corner mirrors y
   const auto progressive = p.progressive_spring > T(0.5);
-  return {g * mx.value,     g * my.value,     g * mx.slope, g * my.slope, g * mx.curvature, g * my.curvature,
+  return {g * mx.value,     gy * my.value,     g * mx.slope, gy * my.slope, g * mx.curvature, gy * my.curvature,
           select(progressive, len.value, -travel), select(progressive, -len.slope, T(1))};
 }
 

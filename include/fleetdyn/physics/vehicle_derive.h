@@ -51,7 +51,7 @@ FLEETDYN_FN void derive_vehicle_params(VehicleParams<T>& p) {
   // static load and the wheel rate at design equal the lumped ones, MR0 = -dl/dz at design.
   const auto progressive = p.progressive_spring > T(0.5);
   for (int i = 0; i < kCorners; ++i) {
-    const CornerLinkage<T>& link = p.linkage.corner[i];
+    const AxleLinkage<T>& link = p.linkage.axle[i / 2];
     const ScaledArgument<T> x0 = scaled_argument(-link.travel_mid * link.travel_inverse_half);
     const CurvePoint<T> length = linkage_curve(link.spring_length, x0.clamped, x0.beyond, link.travel_inverse_half);
     const T mr0 = select(progressive, -length.slope, T(1));

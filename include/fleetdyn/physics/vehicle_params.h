@@ -19,7 +19,6 @@ namespace fleetdyn {
 
 constexpr int kCorners = 4;
 constexpr int kStopTablePoints = 7;
-static_assert(sizeof(StrutLinkage<double>::corner) / sizeof(CornerLinkage<double>) == kCorners, "one linkage per corner");
 
 template <class T>
 struct VehicleParams {
@@ -70,7 +69,7 @@ struct VehicleParams {
   // --- tables (not overridable by name) -------------------------------------------------------
   T stop_table_pen[kStopTablePoints];    // [m] stop penetration on spring length
   T stop_table_force[kStopTablePoints];  // [N] stop force on spring length
-  StrutLinkage<T> linkage;               // per-corner linkage curves (tabulated from a suspension design)
+  StrutLinkage<T> linkage;               // per-axle linkage curves (tabulated from a suspension design)
   // --- derived (finalize_vehicle_params) -----------------------------------------------------
   T body_mass;                      // [kg] total - 4 unsprung
   T unsprung_mass[kCorners];        // [kg]
