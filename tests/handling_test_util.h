@@ -59,23 +59,6 @@ inline double average(const std::vector<Sample>& s, double from, const std::func
 // Lateral load transfer of an axle (0 front, 1 rear): (F_right - F_left) / 2 [N].
 inline double transfer(const Sample& s, int axle) { return 0.5 * (s.normal_force[2 * axle + 1] - s.normal_force[2 * axle]); }
 
-// The ce steering angle (Pitman arm rotation) whose mean front road-wheel angle at design
-// height is `angle` (bisection on the kinematics).
-inline double ce_pitman_for_road_wheel_angle(const CeParams<double>& p, double angle) {
-  const CeSuspension<double> susp{{p.corner[0], p.corner[1], p.corner[2], p.corner[3]}, p.steering};
-  auto mean_angle = [&](double pitman) {
-    return 0.5 * (corner_kinematics(susp, 0, 0.0, pitman).pose.steer_angle + corner_kinematics(susp, 1, 0.0, pitman).pose.steer_angle) -
-           0.5 * (corner_kinematics(susp, 0, 0.0, 0.0).pose.steer_angle + corner_kinematics(susp, 1, 0.0, 0.0).pose.steer_angle);
-  };
-  const double sign = angle < 0.0 ? -1.0 : 1.0;
-  double lo = 0.0, hi = p.steering.max_angle;
-  for (int it = 0; it < 60; ++it) {
-    const double mid = 0.5 * (lo + hi);
-    (mean_angle(sign * mid) * sign < std::fabs(angle) ? lo : hi) = mid;
-  }
-  return sign * 0.5 * (lo + hi);
-}
-
 // ce: 2 ms RK4 steps (its default), starting at rest at `speed`; a sample every `every` steps.
 // `stop` ends the run early when it returns true.
 inline std::vector<Sample> run_ce(const CeParams<double>& p, double speed, double duration, const Driver& driver,
@@ -83,12 +66,12 @@ inline std::vector<Sample> run_ce(const CeParams<double>& p, double speed, doubl
   const TerrainDesc<double> ground = flat_ground();
   const CeEnvironment<double> env{&ground, 0.0, 0.0};
   const double dt = 2e-3;
-  // Steering input per road-wheel angle: the kinematics is nearly linear; a table of 41 points
-  // over the Pitman range keeps the bisection out of the loop.
+  // Steering input per mean road-wheel angle: the kinematics is nearly linear, so a table of 41
+  // points over the Pitman range, interpolated linearly, serves every step.
   std::vector<double> angles, inputs;
+  const CeSuspension<double> susp{{p.corner[0], p.corner[1], p.corner[2], p.corner[3]}, p.steering};
   for (int k = -20; k <= 20; ++k) {
     const double pitman = p.steering.max_angle * k / 20.0;
-    const CeSuspension<double> susp{{p.corner[0], p.corner[1], p.corner[2], p.corner[3]}, p.steering};
     angles.push_back(0.5 * (corner_kinematics(susp, 0, 0.0, pitman).pose.steer_angle + corner_kinematics(susp, 1, 0.0, pitman).pose.steer_angle -
                             corner_kinematics(susp, 0, 0.0, 0.0).pose.steer_angle - corner_kinematics(susp, 1, 0.0, 0.0).pose.steer_angle));
     inputs.push_back(k / 20.0);
