@@ -327,6 +327,12 @@ void Batch::Impl::init(int n, TerrainSpec terrain_spec, const BatchOptions& batc
   vehicle_count = n;
   if (n < 1) throw Error("vehicle count must be at least 1, got " + std::to_string(n));
   check_length(params, "vehicle parameters");
+  // A parameter set that did not go through finalize (or was edited after it) is checked here
+  // too; the ce and pgs models' shared fields are in `params` as well.
+  for (size_t i = 0; i < params.size(); ++i) {
+    check_vehicle_params(params[i], params.size() == 1 ? std::string("vehicle parameters")
+                                                       : "vehicle parameters[" + std::to_string(i) + "]");
+  }
   const BatchOptions& o = batch_options;
   if (!(o.step > 0.0) || !(o.step < 1.0)) throw Error("step must be in (0, 1) s, got " + std::to_string(o.step));
   if (o.substeps < 1) throw Error("substeps must be at least 1, got " + std::to_string(o.substeps));

@@ -128,13 +128,13 @@ void check_strut_options(const VehicleParams<double>& p) {
                                                     {"progressive_spring", p.progressive_spring}};
   for (const auto& [name, value] : options) {
     if (!(value == 0.0 || value == 1.0)) {
-      throw Error(std::string("vehicle parameters: ") + name + " = " + number(value) + ": must be 0 (off) or 1 (on)");
+      throw Error(std::string(name) + " = " + number(value) + ": must be 0 (off) or 1 (on)");
     }
   }
   if (p.linkage_geometry == 0.0 && p.progressive_spring == 0.0) return;
   const char* which = p.linkage_geometry != 0.0 ? "linkage_geometry" : "progressive_spring";
   if (p.linkage.tabulated != 1.0) {
-    throw Error(std::string("vehicle parameters: ") + which +
+    throw Error(std::string(which) +
                 " = 1 needs the linkage curves of a suspension design (tabulate_strut_linkage); this vehicle has none: set it to 0");
   }
   for (int axle = 0; axle < 2; ++axle) {
@@ -147,11 +147,11 @@ void check_strut_options(const VehicleParams<double>& p) {
     const std::string range = std::string(" the linkage of the ") + (front ? "front" : "rear") +
                               " axle is tabulated over [" + number(low) + ", " + number(high) + "] m of travel";
     if (!(bump <= high)) {
-      throw Error(std::string("vehicle parameters: ") + (front ? "bump_travel_front" : "bump_travel_rear") + " = " +
+      throw Error(std::string(front ? "bump_travel_front" : "bump_travel_rear") + " = " +
                   number(bump) + " m: beyond the reach of the linkage;" + range);
     }
     if (!(-rebound >= low)) {
-      throw Error(std::string("vehicle parameters: ") + (front ? "rebound_travel_front" : "rebound_travel_rear") + " = " +
+      throw Error(std::string(front ? "rebound_travel_front" : "rebound_travel_rear") + " = " +
                   number(rebound) + " m: beyond the reach of the linkage;" + range);
     }
   }
@@ -159,16 +159,33 @@ void check_strut_options(const VehicleParams<double>& p) {
 
 }  // namespace
 
+void check_vehicle_params(const VehicleParams<double>& p, const std::string& what) {
+  try {
+    // Every overridable field finite and in its range (the NaN test is in the negation).
+    for (const VehicleParamField& f : vehicle_param_fields()) {
+      const double v = vehicle_param(p, f.name);
+      if (!(v >= f.min && v <= f.max)) {
+        const std::string unit = std::string(f.unit) == "-" ? "" : std::string(" ") + f.unit;
+        throw Error(std::string(f.name) + " = " + number(v) + unit + " is outside [" + number(f.min) + ", " +
+                    number(f.max) + "]");
+      }
+    }
+    const double unsprung_total = 2.0 * (p.unsprung_mass_front + p.unsprung_mass_rear);
+    if (!(unsprung_total < p.total_mass * 0.9)) {
+      throw Error("the unsprung masses (" + number(unsprung_total) + " kg) must be well below total_mass (" +
+                  number(p.total_mass) + " kg)");
+    }
+    if (!(p.cg_height > p.tire.unloaded_radius * 0.5)) {
+      throw Error("cg_height (" + number(p.cg_height) + " m) must exceed half the tire radius");
+    }
+    check_strut_options(p);
+  } catch (const Error& e) {
+    throw Error(what + ": " + e.what());
+  }
+}
+
 void finalize_vehicle_params(VehicleParams<double>& p) {
-  const double unsprung_total = 2.0 * (p.unsprung_mass_front + p.unsprung_mass_rear);
-  if (!(unsprung_total < p.total_mass * 0.9)) {
-    throw Error("vehicle parameters: the unsprung masses (" + std::to_string(unsprung_total) +
-                " kg) must be well below total_mass (" + std::to_string(p.total_mass) + " kg)");
-  }
-  if (!(p.cg_height > p.tire.unloaded_radius * 0.5)) {
-    throw Error("vehicle parameters: cg_height (" + std::to_string(p.cg_height) + " m) must exceed half the tire radius");
-  }
-  check_strut_options(p);
+  check_vehicle_params(p, "vehicle parameters");
   derive_vehicle_params(p);
 }
 

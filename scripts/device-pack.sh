@@ -18,7 +18,10 @@ cmake --build build-device -j "$(nproc 2>/dev/null || echo 2)"
   build-device/tests/test_pgs_backends build-device/tests/test_pgs_vehicle build-device/bench/fleetdyn_bench_pgs
 # The Python module is built on the device machine itself (scripts/gpu-python.sh); the core
 # library needs Eigen's headers there. Eigen's CMake package is relocatable: carried as is.
-eigen_prefix=$(dirname "$(dirname "$(dirname "$(find /usr/share /usr/lib -name Eigen3Config.cmake -print -quit)")")")
+# Debian installs PREFIX/share/eigen3/cmake/Eigen3Config.cmake: the prefix is four levels up.
+eigen_config=$(find /usr/share /usr/lib -name Eigen3Config.cmake -print -quit)
+[ -n "$eigen_config" ] || { echo "device-pack.sh: Eigen3Config.cmake not found" >&2; exit 2; }
+eigen_prefix=$(dirname "$(dirname "$(dirname "$(dirname "$eigen_config")")")")
 rm -rf .device/eigen && mkdir -p .device/eigen/include .device/eigen/share
 cp -r "$eigen_prefix/include/eigen3" .device/eigen/include/
 cp -r "$eigen_prefix/share/eigen3" .device/eigen/share/

@@ -18,9 +18,15 @@ std::vector<std::string> vehicle_preset_names();
 VehicleParams<double> vehicle_preset(const std::string& name);
 
 // Recompute the derived fields (body mass, strut mounts, preloads, per-corner arrays, bushing
-// damping) after changing any overridable field. Throws fleetdyn::Error if the parameters are
-// inconsistent (e.g. the unsprung masses exceed the total mass).
+// damping) after changing any overridable field. Throws fleetdyn::Error (check_vehicle_params)
+// if a field is out of range or the parameters are inconsistent.
 void finalize_vehicle_params(VehicleParams<double>& p);
+
+// The one check of a parameter set, at every way in (finalize, Batch, the vector env, Python):
+// every overridable field finite and within its [min, max] (vehicle_param_fields), the masses
+// and heights consistent, the model's parts 0 or 1 and their linkage curves present. Throws
+// fleetdyn::Error "WHAT: FIELD = VALUE UNIT is outside [MIN, MAX]" (or the inconsistency).
+void check_vehicle_params(const VehicleParams<double>& p, const std::string& what);
 
 // The overridable scalar fields, from FLEETDYN_VEHICLE_PARAM_FIELDS.
 struct VehicleParamField {

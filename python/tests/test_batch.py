@@ -87,6 +87,19 @@ def test_parameters_by_name():
     assert b2.params(1)["total_mass"] == mass + 100.0
 
 
+@pytest.mark.parametrize("value, shown", [(-5.0, "-5"), (1e9, "1e+09"), (float("inf"), "inf"), (float("nan"), "nan")])
+def test_bad_parameters_are_refused_by_name(value, shown):
+    # The dict of overrides, a list of parameter objects and the object's own setter: each refuses
+    # the value, naming the field, its value and its allowed range.
+    with pytest.raises(fleetdyn.Error, match=re.escape(f"tire.mu = {shown} is outside [0.05, 3]")):
+        fleetdyn.Batch(2, backend="cpu", params={"tire.mu": value})
+    with pytest.raises(fleetdyn.Error, match=re.escape(f"tire.mu = {shown} is outside [0.05, 3]")):
+        fleetdyn.Batch(2, backend="cpu", params={"tire.mu": [0.8, value]})
+    p = fleetdyn.hmmwv_params()
+    with pytest.raises(ValueError, match=r"'tire.mu' = .* is outside \[0.05, 3.0\]"):
+        p["tire.mu"] = value
+
+
 def test_ce_model():
     cp = fleetdyn.hmmwv_ce_params()
     assert set(cp.keys()) == set(fleetdyn.ce_param_fields())
