@@ -4,7 +4,8 @@
 # reference 8), the physics tests (CPU, as a sanity check of the packed build), GPU runs of the
 # default scenarios, and `fleetdyn bench` on CUDA and CPU for strut and ce; for pgs (issue 4) the
 # CUDA parity of the solver's two kernels and of the vehicle, a GPU run of its scenario, the
-# thread-vs-warp kernel benchmark and the vehicle's throughput. Results go to $OUT (the
+# thread-vs-warp kernel benchmark and the vehicle's throughput; compute-sanitizer memcheck and
+# racecheck over short runs of every kernel (scripts/gpu-sanitize.sh). Results go to $OUT (the
 # device tool brings them back) or to bench/results/ when $OUT is unset.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -41,3 +42,5 @@ run fleetdyn_bench --benchmark_filter='cuda|derivative|step/' --benchmark_out="$
   --benchmark_out_format=json 2>&1 | tail -12
 # The vector env (issue 6): env-steps per second, C++ (Python: scripts/gpu-python.sh).
 run fleetdyn_bench_env --benchmark_out="$out/$machine-gbench-vector-env.json" --benchmark_out_format=json 2>&1 | tail -16
+# compute-sanitizer memcheck and racecheck on short runs of each model's kernel and the env kernels.
+scripts/gpu-sanitize.sh 2>&1 | tee "$out/sanitizer.txt" | tail -40
