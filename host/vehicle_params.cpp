@@ -161,15 +161,16 @@ void check_strut_options(const VehicleParams<double>& p) {
 
 void check_vehicle_params(const VehicleParams<double>& p, const std::string& what) {
   try {
-    // Every overridable field finite and in its range (the NaN test is in the negation).
-    for (const VehicleParamField& f : vehicle_param_fields()) {
-      const double v = vehicle_param(p, f.name);
-      if (!(v >= f.min && v <= f.max)) {
-        const std::string unit = std::string(f.unit) == "-" ? "" : std::string(" ") + f.unit;
-        throw Error(std::string(f.name) + " = " + number(v) + unit + " is outside [" + number(f.min) + ", " +
-                    number(f.max) + "]");
-      }
-    }
+    // Every overridable field finite and in its range (the NaN test is in the negation), read by
+    // member: a Batch checks every per-vehicle set, so no lookup by name.
+    auto in_range = [](const char* name, double v, const char* unit, double lo, double hi) {
+      if (v >= lo && v <= hi) return;
+      const std::string u = std::string(unit) == "-" ? "" : std::string(" ") + unit;
+      throw Error(std::string(name) + " = " + number(v) + u + " is outside [" + number(lo) + ", " + number(hi) + "]");
+    };
+#define FLEETDYN_FIELD_CHECK(name, member, unit, lo, hi, doc) in_range(name, p.member, unit, lo, hi);
+    FLEETDYN_VEHICLE_PARAM_FIELDS(FLEETDYN_FIELD_CHECK)
+#undef FLEETDYN_FIELD_CHECK
     const double unsprung_total = 2.0 * (p.unsprung_mass_front + p.unsprung_mass_rear);
     if (!(unsprung_total < p.total_mass * 0.9)) {
       throw Error("the unsprung masses (" + number(unsprung_total) + " kg) must be well below total_mass (" +

@@ -44,6 +44,20 @@ struct Sample {
   double normal_force[4];   // [N] tire loads, corners FL FR RL RR
 };
 
+// The sample of a chassis with rotation `rot` (body -> world), body-axis rates `omega_body` and
+// horizontal speed `speed` at time t.
+inline Sample sample_of(double t, double speed, const Mat3<double>& rot, Vec3<double> omega_body, const double* loads) {
+  Sample x{};
+  x.t = t;
+  x.speed = speed;
+  x.yaw_rate = (rot * omega_body).z;
+  x.lateral_accel = speed * x.yaw_rate;
+  x.roll = std::asin(rot.m[2][1]);
+  x.pitch = -std::asin(rot.m[2][0]);
+  for (int i = 0; i < kCorners; ++i) x.normal_force[i] = loads[i];
+  return x;
+}
+
 // Mean of a quantity over the samples with t >= from.
 inline double average(const std::vector<Sample>& s, double from, const std::function<double(const Sample&)>& f) {
   double sum = 0.0;
@@ -96,14 +110,9 @@ inline std::vector<Sample> run_ce(const CeParams<double>& p, double speed, doubl
       CeCornerBodies<double> corners[kCorners];
       double ds[kCeStateSize];
       ce_derivative(p, env, input, s.data(), ds, corners);
-      Sample x{};
-      x.t = t;
-      x.speed = v;
-      x.yaw_rate = (rot * load3(s.data(), ce::kOmega)).z;
-      x.lateral_accel = v * x.yaw_rate;
-      x.roll = std::asin(rot.m[2][1]);
-      x.pitch = -std::asin(rot.m[2][0]);
-      for (int i = 0; i < kCorners; ++i) x.normal_force[i] = corners[i].tire_normal_force;
+      double loads[kCorners];
+      for (int i = 0; i < kCorners; ++i) loads[i] = corners[i].tire_normal_force;
+      const Sample x = sample_of(t, v, rot, load3(s.data(), ce::kOmega), loads);
       out.push_back(x);
       if (stop && stop(x)) break;
     }
@@ -137,14 +146,7 @@ inline std::vector<Sample> run_strut(
     StrutDiagnostics<double> diag{};
     strut_step(p, ground, 0.0, 0.0, integ, input, s.data(), next.data(), &diag);  // diag: at the step's start
     if (k % stride == 0) {
-      Sample x{};
-      x.t = t;
-      x.speed = v;
-      x.yaw_rate = (rot * load3(s.data(), strut::kOmega)).z;
-      x.lateral_accel = v * x.yaw_rate;
-      x.roll = std::asin(rot.m[2][1]);
-      x.pitch = -std::asin(rot.m[2][0]);
-      for (int i = 0; i < kCorners; ++i) x.normal_force[i] = diag.tire_normal_force[i];
+      const Sample x = sample_of(t, v, rot, load3(s.data(), strut::kOmega), diag.tire_normal_force);
       out.push_back(x);
       if (on_sample) on_sample(x, s.data(), diag);
       if (stop && stop(x)) break;

@@ -2,9 +2,12 @@
 #pragma once
 
 #include <cmath>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "fleetdyn/batch.h"
+#include "fleetdyn/error.h"
 #include "fleetdyn/vehicle.h"
 
 namespace fleetdyn {
@@ -26,6 +29,16 @@ inline VehicleParams<double> plain_strut(VehicleParams<double> p) {
   p.progressive_spring = 0.0;
   finalize_vehicle_params(p);
   return p;
+}
+
+// The message of the fleetdyn::Error that `f` throws ("" if it throws none).
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
 }
 
 inline TerrainSpec terrain_of(TerrainKind kind) {

@@ -4,26 +4,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <string>
 
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/strut_model.h"
 #include "fleetdyn/suspension.h"
 #include "fleetdyn/vehicle.h"
+#include "tests/strut_test_util.h"
 
 namespace fleetdyn {
 namespace {
 
-// The message of the fleetdyn::Error that `f` throws ("" if it throws none).
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 TEST(StrutLinkage, SwitchedOffThePlainStrutRemains) {
   VehicleParams<double> p = hmmwv_params();

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <string>
 
@@ -14,18 +13,12 @@
 #include "fleetdyn/error.h"
 #include "fleetdyn/vector_env.h"
 #include "fleetdyn/vehicle.h"
+#include "tests/strut_test_util.h"
 
 namespace fleetdyn {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 struct Bad {
   const char* field;

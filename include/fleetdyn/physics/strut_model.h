@@ -345,7 +345,8 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     const T rolling_radius = tire_rolling_radius(p.tire, fz);
     // Contact patch from the wheel centre, and the carrier's angular velocity without the spin.
     const Vec3<T> patch = (p.tire_force_at_contact * (pen - p.tire.unloaded_radius)) * contact.normal;
-    const Vec3<T> carrier = omega + travel_rate * cross(axis, axis_slope);
+    const Vec3<T> carrier_turn = cross(axis, axis_slope);  // the carrier's turn per unit travel, spin aside
+    const Vec3<T> carrier = omega + travel_rate * carrier_turn;
     const Vec3<T> patch_vel = wheel_vel + cross(carrier - dot(carrier, axis) * axis, patch);
 
     TireInput<T> tin;
@@ -366,7 +367,7 @@ FLEETDYN_FN void strut_derivative(const VehicleParams<T>& p, const StrutEnvironm
     // below): to the body, and the part along a x a' to the travel.
     const Vec3<T> moment = cross(patch, tire_force);
     const Vec3<T> moment_perp = moment - dot(moment, axis) * axis;
-    const T travel_from_moment = dot(moment_perp, cross(axis, axis_slope));
+    const T travel_from_moment = dot(moment_perp, carrier_turn);
 
     // Strut along the travel: coil (progressive with the motion ratio), damper scaled by
     // (MR/MR0)^2 (seed 004), stops on the travel.
