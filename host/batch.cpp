@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
 #include <map>
 #include <thread>
 
@@ -325,7 +326,13 @@ struct Batch::Impl {
 
 void Batch::Impl::init(int n, TerrainSpec terrain_spec, const BatchOptions& batch_options) {
   vehicle_count = n;
-  if (n < 1) throw Error("vehicle count must be at least 1, got " + std::to_string(n));
+  // The batch arrays are [field][vehicle], indexed by int on every backend.
+  const int per_vehicle = std::max({state_size(), static_cast<int>(kMetricCount), static_cast<int>(kDriverStateSize)});
+  const int most = std::numeric_limits<int>::max() / per_vehicle;
+  if (n < 1 || n > most) {
+    throw Error("vehicle count must be in [1, " + std::to_string(most) + "] for the " + model_name(model) + " model, got " +
+                std::to_string(n));
+  }
   check_length(params, "vehicle parameters");
   // A parameter set that did not go through finalize (or was edited after it) is checked here
   // too; the ce and pgs models' shared fields are in `params` as well.
@@ -335,7 +342,13 @@ void Batch::Impl::init(int n, TerrainSpec terrain_spec, const BatchOptions& batc
   }
   const BatchOptions& o = batch_options;
   if (!(o.step > 0.0) || !(o.step < 1.0)) throw Error("step must be in (0, 1) s, got " + std::to_string(o.step));
-  if (o.substeps < 1) throw Error("substeps must be at least 1, got " + std::to_string(o.substeps));
+  if (o.substeps < 1 || o.substeps > kMaxSubsteps) {
+    throw Error("substeps must be in [1, " + std::to_string(kMaxSubsteps) + "], got " + std::to_string(o.substeps));
+  }
+  if (o.cpu_threads < 0 || o.cpu_threads > kMaxCpuThreads) {
+    throw Error("cpu_threads must be in [0, " + std::to_string(kMaxCpuThreads) + "] (0: all hardware threads), got " +
+                std::to_string(o.cpu_threads));
+  }
   if (model != VehicleModel::Strut && !o.requery_contact) {
     throw Error(std::string("requery_contact = false is a strut option: the ") + model_name(model) +
                 " model queries the terrain at every stage");

@@ -152,10 +152,14 @@ CeParams<double> make_ce_params(const SuspensionDesign& design, const VehiclePar
   return p;
 }
 
+// Derived once (closed-form kinematics, static balance: milliseconds), copied out.
 CeParams<double> hmmwv_ce_params() {
-  CeParams<double> p = make_ce_params(hmmwv_suspension_design(), hmmwv_params());
-  ce_balance_springs_at_design(p);
-  return p;
+  static const CeParams<double> preset = [] {
+    CeParams<double> p = make_ce_params(hmmwv_suspension_design(), hmmwv_params());
+    ce_balance_springs_at_design(p);
+    return p;
+  }();
+  return preset;
 }
 
 double ce_total_mass(const CeParams<double>& p) { return ce_vehicle_mass(p); }

@@ -1,6 +1,9 @@
 #include "host/model_params.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/error.h"
@@ -46,15 +49,48 @@ void finalize_model_params(ModelParams& p) {
   }
 }
 
+namespace {
+
+// The eigen-analysis behind a step analysis takes milliseconds, and parsing a scenario asks for
+// the same parameter sets again and again (its extremes; the presets): the last few answers are
+// kept per thread, keyed by the parameter set's bytes (a differing byte is a miss, never a wrong
+// answer).
+template <class Params>
+StepAnalysis remembered(const Params& p, StepAnalysis (*analyse)(const Params&)) {
+  static_assert(std::is_trivially_copyable_v<Params>, "keyed by its bytes");
+  struct Entry {
+    unsigned char key[sizeof(Params)];
+    StepAnalysis value;
+  };
+  constexpr size_t kKept = 4;
+  thread_local std::vector<Entry> kept;
+  thread_local size_t next = 0;
+  for (const Entry& e : kept) {
+    if (std::memcmp(e.key, &p, sizeof p) == 0) return e.value;
+  }
+  Entry e;
+  std::memcpy(e.key, &p, sizeof p);
+  e.value = analyse(p);
+  if (kept.size() < kKept) {
+    kept.push_back(e);
+  } else {
+    kept[next] = e;
+  }
+  next = (next + 1) % kKept;
+  return e.value;
+}
+
+}  // namespace
+
 StepAnalysis model_step_analysis(const ModelParams& p) {
   if (p.model == VehicleModel::Pgs) {
     // Semi-implicit, not RK4: no RK4 stability bound; 1 ms, the step it is validated at
     // (docs/models/pgs.md), or ce's default if that is shorter.
-    StepAnalysis a = ce_step_analysis(p.ce);
+    StepAnalysis a = remembered(p.ce, ce_step_analysis);
     a.default_step = std::min(a.default_step, 1.0e-3);
     return a;
   }
-  return p.model == VehicleModel::Ce ? ce_step_analysis(p.ce) : strut_step_analysis(p.strut);
+  return p.model == VehicleModel::Ce ? remembered(p.ce, ce_step_analysis) : remembered(p.strut, strut_step_analysis);
 }
 
 }  // namespace fleetdyn

@@ -59,9 +59,16 @@ TerrainSpec iso8608_road(const RoughRoadSettings& r) {
   }
   if (r.bands < 1 || r.bands > 100000) throw Error("rough road: bands must be in [1, 100000]");
   if (!(r.max_lateral_angle >= 0.0 && r.max_lateral_angle < 1.5)) throw Error("rough road: max_lateral_angle must be in [0, 1.5) rad");
-  const int nx = static_cast<int>(std::lround(r.length / r.spacing_x)) + 1;
-  const int ny = static_cast<int>(std::lround(r.width / r.spacing_y)) + 1;
-  if (static_cast<long long>(nx) * ny > 200000000LL) throw Error("rough road: more than 2e8 samples; raise the spacing");
+  // Counted in double first: a long road at a fine spacing must not overflow the integers.
+  const double samples_x = std::round(r.length / r.spacing_x) + 1.0, samples_y = std::round(r.width / r.spacing_y) + 1.0;
+  if (!(samples_x * samples_y <= 2.0e8)) throw Error("rough road: more than 2e8 samples; raise the spacing");
+  // Each sample sums every band's wave: cap the work where synthesis would take minutes.
+  if (samples_x * samples_y * r.bands > 4.0e9) {
+    throw Error("rough road: " + std::to_string(samples_x * samples_y) + " samples x " + std::to_string(r.bands) +
+                " bands is more than 4e9 wave evaluations; raise the spacing or lower bands");
+  }
+  const int nx = static_cast<int>(samples_x);
+  const int ny = static_cast<int>(samples_y);
 
   // Bands of equal width in log n; n_k at the band's geometric centre, where the band's
   // variance Gd(n0) n0^2 (1/lo - 1/hi) = Gd(n0) (n0/n_k)^2 (hi - lo) exactly (n_k^2 = lo hi).
@@ -112,19 +119,36 @@ TerrainSpec iso8608_road(const RoughRoadSettings& r) {
   t.desc.hf_periodic = r.periodic ? 1 : 0;
   t.heightfield.assign(static_cast<size_t>(nx) * ny, 0.0);
   // Each wave along a row by rotation (z <- z * e^{i k dx}): two complex multiply-adds per
-  // sample instead of a cosine; the accumulated round-off over a row stays near 1e-12.
-  for (size_t k = 0; k < amplitude.size(); ++k) {
-    const double step_re = std::cos(wavenumber[k] * r.spacing_x), step_im = std::sin(wavenumber[k] * r.spacing_x);
-    for (int iy = 0; iy < ny; ++iy) {
-      const double y = t.desc.hf_y0 + iy * r.spacing_y;
-      double re = std::cos(cross_wavenumber[k] * y + phase[k]), im = std::sin(cross_wavenumber[k] * y + phase[k]);
-      double* row = t.heightfield.data() + static_cast<size_t>(iy) * nx;
-      for (int ix = 0; ix < nx; ++ix) {
-        row[ix] += amplitude[k] * re;
-        const double next_re = re * step_re - im * step_im;
-        im = re * step_im + im * step_re;
-        re = next_re;
+  // sample instead of a cosine; the accumulated round-off over a row stays near 1e-12. The
+  // rotations of kRows rows are independent: stepped together (the rows interleaved in
+  // `block`), they fill the vector lanes instead of waiting on one row's chain. Each sample
+  // sums the waves in the same order as one row at a time would, to the same bits.
+  constexpr int kRows = 8;
+  std::vector<double> block(static_cast<size_t>(nx) * kRows);
+  for (int iy0 = 0; iy0 < ny; iy0 += kRows) {
+    std::fill(block.begin(), block.end(), 0.0);
+    for (size_t k = 0; k < amplitude.size(); ++k) {
+      const double step_re = std::cos(wavenumber[k] * r.spacing_x), step_im = std::sin(wavenumber[k] * r.spacing_x);
+      const double a = amplitude[k];
+      double re[kRows], im[kRows];
+      for (int j = 0; j < kRows; ++j) {  // rows past the end run on unused
+        const double y = t.desc.hf_y0 + std::min(iy0 + j, ny - 1) * r.spacing_y;
+        re[j] = std::cos(cross_wavenumber[k] * y + phase[k]);
+        im[j] = std::sin(cross_wavenumber[k] * y + phase[k]);
       }
+      for (int ix = 0; ix < nx; ++ix) {
+        double* out = block.data() + static_cast<size_t>(ix) * kRows;
+        for (int j = 0; j < kRows; ++j) {
+          out[j] += a * re[j];
+          const double next_re = re[j] * step_re - im[j] * step_im;
+          im[j] = re[j] * step_im + im[j] * step_re;
+          re[j] = next_re;
+        }
+      }
+    }
+    for (int j = 0; j < kRows && iy0 + j < ny; ++j) {
+      double* row = t.heightfield.data() + static_cast<size_t>(iy0 + j) * nx;
+      for (int ix = 0; ix < nx; ++ix) row[ix] = block[static_cast<size_t>(ix) * kRows + j];
     }
   }
   if (r.periodic) {

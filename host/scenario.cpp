@@ -140,13 +140,35 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   }
 }
 
+constexpr size_t kMaxScenarioBytes = size_t{16} << 20;  // a scenario file, read whole
+constexpr size_t kMaxHeightfieldLine = size_t{16} << 20;  // one row of a heightfield file
+constexpr size_t kMaxHeightfieldSamples = 200000000;    // as a rough road's
+
+// std::getline that stops at `cap` characters (false at the end of the input; a longer line sets
+// *too_long), so a file without line ends (a device, a binary file) cannot exhaust memory.
+bool getline_capped(std::istream& in, std::string& line, size_t cap, bool* too_long) {
+  line.clear();
+  std::streambuf* buf = in.rdbuf();
+  for (;;) {
+    const int c = buf->sbumpc();
+    if (c == std::char_traits<char>::eof()) return !line.empty();
+    if (c == '\n') return true;
+    if (line.size() >= cap) {
+      *too_long = true;
+      return false;
+    }
+    line.push_back(static_cast<char>(c));
+  }
+}
+
 // Heightfield CSV: rows along y, columns along x; '#' comments and blank lines skipped.
 void load_heightfield(const Ctx& ctx, const YAML::Node& at, const std::string& path, TerrainSpec& t) {
   std::ifstream in(path);
   if (!in) ctx.fail(at, "terrain.file", "cannot open heightfield file '" + path + "'");
   std::string line;
   int line_no = 0, nx = -1, ny = 0;
-  while (std::getline(in, line)) {
+  bool too_long = false;
+  while (getline_capped(in, line, kMaxHeightfieldLine, &too_long)) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const size_t first = line.find_first_not_of(" \t");
@@ -178,6 +200,13 @@ void load_heightfield(const Ctx& ctx, const YAML::Node& at, const std::string& p
     }
     t.heightfield.insert(t.heightfield.end(), row.begin(), row.end());
     ++ny;
+    if (t.heightfield.size() > kMaxHeightfieldSamples) {
+      ctx.fail(at, "terrain.file", path + ": more than " + std::to_string(kMaxHeightfieldSamples) + " heights");
+    }
+  }
+  if (too_long) {
+    ctx.fail(at, "terrain.file", path + ":" + std::to_string(line_no + 1) + ": line longer than " +
+                                     std::to_string(kMaxHeightfieldLine) + " characters (is it a heightfield CSV file?)");
   }
   if (ny == 0) ctx.fail(at, "terrain.file", "heightfield file '" + path + "' has no rows of heights");
   t.desc.hf_nx = nx;
@@ -487,7 +516,7 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
     const YAML::Node& n = top.require("duration");
     s.duration = ctx.positive(n, "duration", 1.0e6, "s");
   }
-  if (const YAML::Node* n = top.find("substeps")) s.substeps = ctx.integer_in(*n, "substeps", 1, 1000);
+  if (const YAML::Node* n = top.find("substeps")) s.substeps = ctx.integer_in(*n, "substeps", 1, kMaxSubsteps);
   const std::vector<ModelParams> extremes = extreme_params(s);
   if (const YAML::Node* n = top.find("step")) {
     s.step = ctx.positive(*n, "step", 0.1, "s");
@@ -530,7 +559,7 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   };
   choice("precision", parse_precision, s.precision);
   choice("backend", parse_backend, s.backend);
-  if (const YAML::Node* n = top.find("cpu_threads")) s.cpu_threads = ctx.integer_in(*n, "cpu_threads", 0, 4096);
+  if (const YAML::Node* n = top.find("cpu_threads")) s.cpu_threads = ctx.integer_in(*n, "cpu_threads", 0, kMaxCpuThreads);
   if (const YAML::Node* n = top.find("capsize_roll_deg")) {
     s.capsize_roll_deg = ctx.number_in(*n, "capsize_roll_deg", 0.0, 180.0, "deg");
     if (s.capsize_roll_deg > 0.0 && s.capsize_roll_deg < 30.0) {
@@ -548,10 +577,16 @@ Scenario load_scenario(const std::string& path) {
   if (std::filesystem::is_directory(path, ec)) throw ScenarioError(path, 0, "", "is a folder, not a scenario file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ScenarioError(path, 0, "", "cannot open scenario file (does it exist?)");
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text;  // read in blocks, at most the limit and one block more
+  char block[65536];
+  while (text.size() <= kMaxScenarioBytes && in.read(block, sizeof block).gcount() > 0) {
+    text.append(block, static_cast<size_t>(in.gcount()));
+  }
   if (in.bad()) throw ScenarioError(path, 0, "", "cannot read scenario file");
-  return parse_scenario(text.str(), path);
+  if (text.size() > kMaxScenarioBytes) {
+    throw ScenarioError(path, 0, "", "is larger than " + std::to_string(kMaxScenarioBytes >> 20) + " MiB: not a scenario file");
+  }
+  return parse_scenario(text, path);
 }
 
 double sweep_value(const ParamSweep& sw, int v, int n) {

@@ -24,9 +24,7 @@ constexpr double kChassisMass = 2086.52;
 constexpr double kSpringMotionRatio = 0.4745;
 constexpr double kShockMotionRatioFront = 0.4769, kShockMotionRatioRear = 0.4798;
 
-}  // namespace
-
-VehicleParams<double> hmmwv_params() {
+VehicleParams<double> build_hmmwv_params() {
   VehicleParams<double> p{};
   // Unsprung corner: spindle, upright, rim, tire and half of each control arm (the other half
   // rides with the body). Total: chassis + 4 corners (arms whole) + Pitman steering.
@@ -101,6 +99,14 @@ VehicleParams<double> hmmwv_params() {
   tabulate_strut_linkage(make_ce_suspension(hmmwv_suspension_design()), p);
   finalize_vehicle_params(p);
   return p;
+}
+
+}  // namespace
+
+// Derived once (the linkage tabulation fits curves to ce's kinematics: milliseconds), copied out.
+VehicleParams<double> hmmwv_params() {
+  static const VehicleParams<double> preset = build_hmmwv_params();
+  return preset;
 }
 
 std::vector<std::string> vehicle_preset_names() { return {"hmmwv"}; }

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Run on the lent GPU machine from the repository root, after scripts/device-pack.sh here:
-# the CUDA parity tests of both models (strut: test_backend_parity; ce: test_ce_batch, issue 3
-# reference 8), the physics tests (CPU, as a sanity check of the packed build), GPU runs of the
-# default scenarios, and `fleetdyn bench` on CUDA and CPU for strut and ce; for pgs (issue 4) the
-# CUDA parity of the solver's two kernels and of the vehicle, a GPU run of its scenario, the
-# thread-vs-warp kernel benchmark and the vehicle's throughput; compute-sanitizer memcheck and
-# racecheck over short runs of every kernel (scripts/gpu-sanitize.sh). Results go to $OUT (the
-# device tool brings them back) or to bench/results/ when $OUT is unset.
+# the CUDA parity tests of every model (test_backend_parity, test_ce_batch, test_pgs_*), the
+# vector env's, bit-identical results whatever the batch (test_batch_composition, the study's
+# worst-case rerun), the physics tests (CPU, as a sanity check of the packed build), GPU runs of
+# the default scenarios, `fleetdyn bench` on CUDA and CPU for strut, ce and pgs, the pgs
+# solver's thread-vs-warp kernel benchmark, and compute-sanitizer memcheck and racecheck over
+# short runs of every kernel (scripts/gpu-sanitize.sh). Results go to $OUT (the device tool
+# brings them back) or to bench/results/ when $OUT is unset.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-bench/results}
@@ -18,6 +18,10 @@ run test_ce_batch --gtest_output=json:"$out/test_ce_batch.json" 2>&1 | tail -25
 run test_vector_env --gtest_output=json:"$out/test_vector_env.json" 2>&1 | tail -25
 run test_pgs_backends --gtest_output=json:"$out/test_pgs_backends.json" 2>&1 | tail -25
 run test_pgs_vehicle --gtest_output=json:"$out/test_pgs_vehicle.json" 2>&1 | tail -25
+# A vehicle's bits whatever its batch (alone, shared or own parameters, driven), and a study's
+# worst cases re-simulated to the bits of their samples.csv rows, on CUDA.
+run test_batch_composition --gtest_output=json:"$out/test_batch_composition.json" 2>&1 | tail -25
+run test_study --gtest_filter='*OnCuda*' --gtest_output=json:"$out/test_study_cuda.json" 2>&1 | tail -12
 for t in test_strut_static test_strut_dynamics test_strut_energy test_strut_integrator test_ce_dynamics; do
   run "$t" 2>&1 | tail -3
 done

@@ -421,6 +421,18 @@ TEST(VectorEnv, BadConfigurationsNameTheField) {
   c = small_config();
   c.decimation = 0;
   EXPECT_NE(message(c).find("decimation"), std::string::npos);
+  // An episode's step count is an int: a time limit past 1e9 env steps is refused, not wrapped.
+  c = small_config();
+  c.physics_step = 1.0e-3;
+  c.decimation = 20;
+  c.time_limit = 1.0e12;
+  EXPECT_NE(message(c).find("time_limit: must be in (0, 2e+07] s (1e9 env steps), got 1e+12"), std::string::npos) << message(c);
+  c = small_config();
+  c.physics_step = 1.0e-300;
+  EXPECT_NE(message(c).find("physics_step: must be in [1e-6, 0.05] s"), std::string::npos) << message(c);
+  c = small_config();
+  c.track_spacing = 1.0e300;
+  EXPECT_NE(message(c).find("track_spacing: must be in (0, 100] m"), std::string::npos) << message(c);
   EXPECT_THROW(env_task_from_name("drift"), Error);
 }
 

@@ -1,10 +1,11 @@
 // One range check at every way a strut parameter set comes in (check_vehicle_params): finalize,
-// the Batch constructor (a set that never went through finalize) and the vector env's base
-// parameters. Each refuses NaN, infinities and values below the minimum or above the maximum,
+// the Batch constructor (a set that never went through finalize; and the batch's own sizes) and
+// the vector env's base parameters. Each refuses NaN, infinities and values below the minimum or above the maximum,
 // naming the field, its value, its unit and its allowed range. (Scenario overrides: test_scenario;
 // Python: python/tests/test_batch.py.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -64,6 +65,28 @@ TEST(VehicleParamChecks, BatchRefusesAnUncheckedSet) {
     // Per-vehicle sets name the set.
     EXPECT_EQ(error_of([&] { Batch({hmmwv_params(), bad}, 2, TerrainSpec{}, o); }),
               std::string("vehicle parameters[1]: ") + b.expected);
+  }
+}
+
+// The batch's own sizes: a vehicle count its int-indexed [field][vehicle] arrays address (refused
+// before anything is allocated), substeps and CPU threads in the ranges scenario files allow.
+TEST(VehicleParamChecks, BatchRefusesSizesOutOfRange) {
+  BatchOptions o;
+  o.backend = BackendKind::Cpu;
+  const int most = std::numeric_limits<int>::max() / std::max(kStrutStateSize, static_cast<int>(kMetricCount));
+  const std::string range = "vehicle count must be in [1, " + std::to_string(most) + "] for the strut model, got ";
+  EXPECT_EQ(error_of([&] { Batch({hmmwv_params()}, 0, TerrainSpec{}, o); }), range + "0");
+  EXPECT_EQ(error_of([&] { Batch({hmmwv_params()}, most + 1, TerrainSpec{}, o); }), range + std::to_string(most + 1));
+  for (int substeps : {0, kMaxSubsteps + 1}) {
+    o.substeps = substeps;
+    EXPECT_EQ(error_of([&] { Batch({hmmwv_params()}, 1, TerrainSpec{}, o); }),
+              "substeps must be in [1, 1000], got " + std::to_string(substeps));
+  }
+  o.substeps = 1;
+  for (int threads : {-1, kMaxCpuThreads + 1}) {
+    o.cpu_threads = threads;
+    EXPECT_EQ(error_of([&] { Batch({hmmwv_params()}, 1, TerrainSpec{}, o); }),
+              "cpu_threads must be in [0, 4096] (0: all hardware threads), got " + std::to_string(threads));
   }
 }
 

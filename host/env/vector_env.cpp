@@ -3,6 +3,7 @@
 #include "fleetdyn/vector_env.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <map>
 #include <set>
@@ -68,10 +69,9 @@ void require(bool ok, const std::string& field, const std::string& what) {
 }
 
 std::string num(double v) {
-  std::string s = std::to_string(v);
-  s.erase(s.find_last_not_of('0') + 1);
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);  // 1e-300 stays 1e-300, not 0
+  return buf;
 }
 
 void require_range(double value, double lo, double hi, const std::string& field) {
@@ -373,10 +373,13 @@ VectorEnvConfig resolve(VectorEnvConfig c) {
                               "failed (give physics_step, or fix the vehicle): ") + e.what());
     }
   }
-  require(c.physics_step > 0.0 && c.physics_step <= 0.05, "physics_step", "must be in (0, 0.05] s, got " + num(c.physics_step));
+  require(c.physics_step >= 1.0e-6 && c.physics_step <= 0.05, "physics_step", "must be in [1e-6, 0.05] s, got " + num(c.physics_step));
   if (c.decimation < 0) c.decimation = std::max(1, static_cast<int>(std::lround(0.02 / c.physics_step)));
   require(c.decimation >= 1 && c.decimation <= 100000, "decimation", "must be in [1, 100000], got " + std::to_string(c.decimation));
-  require(c.time_limit > 0.0 && std::isfinite(c.time_limit), "time_limit", "must be positive, got " + num(c.time_limit));
+  // The episode's step count is an int.
+  const double most_time = 1.0e9 * c.physics_step * c.decimation;
+  require(c.time_limit > 0.0 && c.time_limit <= most_time, "time_limit",
+          "must be in (0, " + num(most_time) + "] s (1e9 env steps), got " + num(c.time_limit));
   for (auto [value, field] : {std::pair{c.steer_rate, "steer_rate"}, {c.throttle_rate, "throttle_rate"}, {c.brake_rate, "brake_rate"}}) {
     require(value > 0.0 && std::isfinite(value), field, "must be positive, got " + num(value));
   }
@@ -392,7 +395,7 @@ VectorEnvConfig resolve(VectorEnvConfig c) {
           "must be in [1, " + std::to_string(env::kMaxLookahead) + "], got " + std::to_string(c.lookahead_points));
   require(c.lookahead_spacing > 0.0, "lookahead_spacing", "must be positive, got " + num(c.lookahead_spacing));
   require(c.track_points >= 2 && c.track_points <= 100000, "track_points", "must be in [2, 100000], got " + std::to_string(c.track_points));
-  require(c.track_spacing > 0.0, "track_spacing", "must be positive, got " + num(c.track_spacing));
+  require(c.track_spacing > 0.0 && c.track_spacing <= 100.0, "track_spacing", "must be in (0, 100] m, got " + num(c.track_spacing));
   require(c.track_max_curvature >= 0.0 && c.track_max_curvature <= 0.5, "track_max_curvature",
           "must be in [0, 0.5] 1/m, got " + num(c.track_max_curvature));
   require(c.track_wavelength_min > 0.0 && c.track_wavelength_min <= c.track_wavelength_max, "track_wavelength_min",

@@ -56,6 +56,7 @@ struct ReportTrace {
   std::string label;   // why it is here, e.g. "max roll"
   std::vector<double> time;
   std::vector<ReportColumn> channels;  // matched across traces by name: one plot per name
+  std::vector<double> metrics;         // the rerun's metrics at the end (kMetricInfo order): its samples.csv row
 };
 
 struct StudyReport {

@@ -112,8 +112,16 @@ SamplesFile::~SamplesFile() {
 
 void SamplesFile::append(const std::string& text, int64_t count) {
   errno = 0;
-  write_all(fd_, path_, text.data(), text.size());
-  if (::fsync(fd_) != 0) fail(path_, "cannot sync appended rows");
+  try {
+    write_all(fd_, path_, text.data(), text.size());
+    if (::fsync(fd_) != 0) fail(path_, "cannot sync appended rows");
+  } catch (const Error& e) {
+    // A full disk or a file-size limit: the rows before this chunk are whole; a torn end is
+    // cut off by --resume.
+    const std::string folder = std::filesystem::path(path_).parent_path().string();
+    throw Error(std::string(e.what()) + " (the " + std::to_string(rows_) + " samples done are kept; make room and continue with `fleetdyn run --resume " +
+                (folder.empty() ? "." : folder) + "`)");
+  }
   rows_ += count;
 }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "fleetdyn/error.h"
+#include "host/output_files.h"
 
 #if defined(FLEETDYN_HAS_HDF5)
 #include <hdf5.h>
@@ -43,8 +44,9 @@ void string_attribute(hid_t object, const char* name, const std::string& value, 
   if (H5Awrite(attr.get(), type.get(), value.empty() ? "" : value.c_str()) < 0) throw Error(where);
 }
 
-void vector_dataset(hid_t group, const std::string& name, const std::vector<double>& values, const std::string& unit,
-                    const std::string& where) {
+// A float64 dataset with one string attribute (a channel's `unit`, the metrics' `columns`).
+void vector_dataset(hid_t group, const std::string& name, const std::vector<double>& values, const char* attribute,
+                    const std::string& attribute_value, const std::string& where) {
   const hsize_t n = values.size();
   const Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose, where);
   const Handle set(H5Dcreate2(group, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
@@ -52,7 +54,14 @@ void vector_dataset(hid_t group, const std::string& name, const std::vector<doub
   if (n > 0 && H5Dwrite(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
     throw Error(where + ": dataset " + name);
   }
-  string_attribute(set.get(), "unit", unit, where);
+  string_attribute(set.get(), attribute, attribute_value, where);
+}
+
+// The metrics' samples.csv column names, comma-separated.
+std::string metric_columns() {
+  std::string names;
+  for (const MetricInfo& m : kMetricInfo) names += (names.empty() ? "" : ",") + std::string(m.name) + unit_suffix(m.unit);
+  return names;
 }
 
 }  // namespace
@@ -77,8 +86,9 @@ void write_trajectories_h5(const std::vector<ReportTrace>& traces, const std::st
         if (H5Awrite(attr.get(), H5T_NATIVE_LLONG, &id) < 0) throw Error(where);
       }
       string_attribute(group.get(), "label", t.label, where);
-      vector_dataset(group.get(), "time", t.time, "s", where);
-      for (const ReportColumn& c : t.channels) vector_dataset(group.get(), c.name, c.values, c.unit, where);
+      vector_dataset(group.get(), "time", t.time, "unit", "s", where);
+      for (const ReportColumn& c : t.channels) vector_dataset(group.get(), c.name, c.values, "unit", c.unit, where);
+      if (!t.metrics.empty()) vector_dataset(group.get(), "metrics", t.metrics, "columns", metric_columns(), where);
     }
     if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0) throw Error(where);
   }

@@ -1,7 +1,10 @@
 // Time series of chosen samples written to HDF5 (study key `trajectories`): one group per
 // sample, "/sample_<id>", with attributes `sample` (int64) and `label`, a dataset `time` [s] and
-// one float64 dataset per channel, each with a `unit` attribute. Readable with h5py:
+// one float64 dataset per channel, each with a `unit` attribute, and `metrics`, the rerun's final
+// metrics (its samples.csv row), with the samples.csv column names in its attribute `columns`
+// (comma-separated). Readable with h5py:
 //   f["sample_000042"]["roll"][:]
+//   dict(zip(g["metrics"].attrs["columns"].split(","), g["metrics"][:]))
 #pragma once
 
 #include <string>

@@ -13,7 +13,7 @@ namespace fleetdyn::study {
 
 // One trace per valid sample in `samples` (invalid ones are skipped), `points` time points
 // each (at least 2): roll and pitch (world ZYX Euler) [rad], roll rate [rad/s], speed [m/s],
-// lateral position [m].
+// lateral position [m]; and the metrics the rerun ends with, which are the sample's row.
 std::vector<ReportTrace> simulate_traces(const Scenario& s, const std::vector<int64_t>& samples, int points,
                                          const std::string& label);
 

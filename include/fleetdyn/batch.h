@@ -65,14 +65,17 @@ struct ManeuverPoint {
 };
 using Maneuver = std::vector<ManeuverPoint>;
 
+constexpr int kMaxSubsteps = 1000;     // BatchOptions::substeps in [1, kMaxSubsteps]
+constexpr int kMaxCpuThreads = 4096;  // BatchOptions::cpu_threads in [0, kMaxCpuThreads]
+
 struct BatchOptions {
   BackendKind backend = BackendKind::Auto;
   Precision precision = Precision::Fp64;
   double step = 1.0e-3;       // [s] outer step; strut_default_step() / ce_step_analysis() derive
                               // it from the stiffest mode (HMMWV: strut 1 ms, ce 2 ms)
-  int substeps = 1;           // RK4 substeps per step
+  int substeps = 1;           // RK4 substeps per step, 1 .. kMaxSubsteps
   bool requery_contact = true;  // terrain queried at every RK4 stage (false: once per step; strut only)
-  int cpu_threads = 0;        // CPU backend threads; 0 = all hardware threads
+  int cpu_threads = 0;        // CPU backend threads, 0 .. kMaxCpuThreads; 0 = all hardware threads
   // CPU backend, strut and pgs: step 4 (fp64) or 8 (fp32) vehicles at once in SIMD lanes (true;
   // pgs: its Gauss-Seidel sweeps), or one at a time through the scalar code the GPU runs (false).
   // Results agree to round-off. The ce model always runs the scalar code.

@@ -28,6 +28,7 @@ Semantics (include/fleetdyn/vector_env.h has the physics, tasks and rewards):
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -105,17 +106,32 @@ class VectorEnv(_Base):  # type: ignore[misc, valid-type]
         streams restart from it. Returns (obs, info)."""
         core = self._live_core()
         mask = None
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"reset: options must be None or a dict, got {options!r} ({type(options).__name__})")
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+                raise TypeError(f"reset: seed must be None or an integer in [0, 2**64 - 1], got {seed!r} "
+                                f"({type(seed).__name__})")
+            seed = int(seed)
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"reset: seed {seed} is outside [0, 2**64 - 1]")
         if options:
             unknown = set(options) - {"reset_mask"}
             if unknown:
-                raise ValueError(f"reset: unknown option(s) {sorted(unknown)} (known: ['reset_mask'])")
+                raise ValueError(f"reset: unknown option(s) {sorted(unknown, key=repr)} (known: ['reset_mask'])")
             mask = options.get("reset_mask")
+        if mask is not None:
+            try:
+                mask = np.asarray(mask)
+            except ValueError as e:  # ragged nesting
+                raise ValueError(f"reset_mask: expected a 1-d array of num_envs ({self.num_envs}) booleans, "
+                                 f"got {mask!r}: {e}") from None
+        core.reset(seed, mask)  # a refused mask changes nothing
         if seed is not None:
             if _seeding is not None:
                 self._np_random, self._np_random_seed = _seeding.np_random(seed)
             else:
                 self._np_random, self._np_random_seed = np.random.default_rng(seed), seed
-        core.reset(seed, None if mask is None else np.asarray(mask))
         return self._out(core.observations()), {}
 
     def step(self, actions):

@@ -1,6 +1,9 @@
 // fleetdyn.Batch: the plain simulation API (include/fleetdyn/batch.h) over numpy.
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
 
 #include "common.h"
 #include "fleetdyn/ce.h"
@@ -43,7 +46,7 @@ std::vector<P> params_from(const py::object& params, int n, const P& preset, Ptr
     size_t count = 1;
     std::vector<std::pair<std::string, std::vector<double>>> values;
     for (auto item : d) {
-      const auto name = item.first.cast<std::string>();
+      const auto name = key_name(item.first, "params");
       P probe = preset;
       if (!ptr_of(probe, name)) {
         throw py::key_error("unknown parameter '" + name + "' (fleetdyn." +
@@ -57,11 +60,17 @@ std::vector<P> params_from(const py::object& params, int n, const P& preset, Ptr
     for (size_t v = 0; v < count; ++v)
       for (const auto& [name, vals] : values) *ptr_of(out[v], name) = vals[vals.size() == 1 ? 0 : v];
   } else {
+    const std::string expected = std::string("params: expected None, a dict of overrides, a ") + class_name + " or a list of them";
+    if (!py::isinstance<py::list>(params) && !py::isinstance<py::tuple>(params)) {
+      throw py::type_error(expected + ", got " + describe(params));
+    }
     for (auto item : params) {
-      if (!py::isinstance<P>(item)) {
-        throw py::type_error(std::string("params: expected None, a dict of overrides, a ") + class_name + " or a list of them");
-      }
+      if (!py::isinstance<P>(item)) throw py::type_error(expected + ", got a list holding " + describe(item));
       out.push_back(item.cast<P>());
+    }
+    if (out.empty()) {
+      throw py::value_error(std::string("params: an empty list; expected 1 or num_vehicles (") + std::to_string(n) + ") " +
+                            class_name + " objects");
     }
   }
   for (auto& p : out) finalize(p);
@@ -83,33 +92,24 @@ PgsVehicleDef pgs_solver_from(const py::object& pgs) {
   if (!py::isinstance<py::dict>(pgs)) throw py::type_error("pgs: expected a dict of solver settings or None");
   const std::vector<std::string> known = {"iterations", "baumgarte", "warm_start", "wheel_contact", "friction_cone"};
   auto text = [](const py::handle& v, const std::string& what, const std::vector<std::string>& allowed) {
-    if (!py::isinstance<py::str>(v)) throw py::type_error(what + ": expected a string, got " + std::string(py::repr(v)));
-    const auto t = v.cast<std::string>();
+    const auto t = text_from(v, what);
     if (std::find(allowed.begin(), allowed.end(), t) == allowed.end()) {
       throw py::value_error(what + ": unknown value '" + t + "' (known: " + allowed[0] + ", " + allowed[1] + ")");
     }
     return t;
   };
   auto unit_number = [](const py::handle& v, const std::string& what) {
-    if (py::isinstance<py::bool_>(v) || py::isinstance<py::str>(v) || !py::hasattr(v, "__float__")) {
-      throw py::type_error(what + ": expected a number, got " + std::string(py::repr(v)));
-    }
-    const double x = v.cast<double>();
+    const double x = number_from(v, what);
     if (!(x >= 0.0 && x <= 1.0)) throw py::value_error(what + ": " + std::string(py::repr(v)) + " is outside [0, 1]");
     return x;
   };
   bool cone_given = false;
   for (auto item : pgs.cast<py::dict>()) {
-    const auto key = item.first.cast<std::string>();
+    const auto key = key_name(item.first, "pgs");
     const std::string what = "pgs['" + key + "']";
     const py::handle v = item.second;
     if (key == "iterations") {
-      if (py::isinstance<py::bool_>(v) || !py::hasattr(v, "__index__")) {
-        throw py::type_error(what + ": expected an integer, got " + std::string(py::repr(v)));
-      }
-      const long long n = v.cast<long long>();
-      if (n < 1 || n > 10000) throw py::value_error(what + ": " + std::to_string(n) + " is outside [1, 10000]");
-      def.iterations = static_cast<int>(n);
+      def.iterations = static_cast<int>(integer_in(v, what, 1, 10000));
     } else if (key == "baumgarte") {
       def.baumgarte = unit_number(v, what);
     } else if (key == "warm_start") {
@@ -135,37 +135,67 @@ PgsVehicleDef pgs_solver_from(const py::object& pgs) {
 TerrainSpec terrain_from(const py::object& terrain) {
   TerrainSpec spec;
   if (terrain.is_none()) return spec;
+  if (!py::isinstance<py::dict>(terrain)) {
+    throw py::type_error("terrain: expected None or a dict {'type': 'flat'|'plane'|'hill'|'heightfield', ...}, got " +
+                         describe(terrain));
+  }
   auto d = terrain.cast<py::dict>();
-  const std::string kind = d.contains("type") ? d["type"].cast<std::string>() : "flat";
-  auto get = [&](const char* key, double fallback) { return d.contains(key) ? d[key].cast<double>() : fallback; };
+  for (auto item : d) key_name(item.first, "terrain");
+  std::string kind = "flat";
+  if (d.contains("type")) {
+    const py::object type = d["type"];
+    if (!PyUnicode_Check(type.ptr())) {
+      throw py::type_error("terrain['type']: expected a string (flat, plane, hill, heightfield), got " + describe(type));
+    }
+    kind = text_from(type, "terrain['type']");
+  }
+  // Finite numbers in the ranges a scenario file's terrain allows (host/scenario.cpp).
+  auto get = [&](const char* key, double fallback, double lo, double hi, const char* unit) {
+    return d.contains(key) ? number_in(d[key], std::string("terrain['") + key + "']", lo, hi, unit) : fallback;
+  };
+  auto positive = [&](const char* key, double fallback, double hi, const char* unit) {
+    const double x = get(key, fallback, 0.0, hi, unit);
+    if (d.contains(key) && !(x > 0.0)) throw py::value_error(std::string("terrain['") + key + "']: must be positive, got 0");
+    return x;
+  };
+  const double max_grade = 80.0 * 3.14159265358979323846 / 180.0;  // [rad] 80 degrees
   auto& t = spec.desc;
-  t.base_height = get("base_height", 0.0);
-  t.mu_scale = get("mu_scale", 1.0);
+  t.base_height = get("base_height", 0.0, -1.0e4, 1.0e4, "m");
+  t.mu_scale = get("mu_scale", 1.0, 0.0, 10.0, "");
   std::vector<std::string> allowed = {"type", "base_height", "mu_scale"};
   if (kind == "flat") {
     t.kind = TerrainKind::Flat;
   } else if (kind == "plane") {
     t.kind = TerrainKind::Plane;
-    t.slope = get("slope", 0.0);
-    t.bank = get("bank", 0.0);
+    t.slope = get("slope", 0.0, -max_grade, max_grade, "rad (80 deg)");
+    t.bank = get("bank", 0.0, -max_grade, max_grade, "rad (80 deg)");
     allowed.insert(allowed.end(), {"slope", "bank"});
   } else if (kind == "hill") {
     t.kind = TerrainKind::Hill;
-    t.hill_x = get("x", 0.0);
-    t.hill_y = get("y", 0.0);
-    t.hill_height = get("height", 1.0);
-    t.hill_radius = get("radius", 5.0);
+    t.hill_x = get("x", 0.0, -1.0e7, 1.0e7, "m");
+    t.hill_y = get("y", 0.0, -1.0e7, 1.0e7, "m");
+    t.hill_height = get("height", 1.0, -1.0e4, 1.0e4, "m");
+    t.hill_radius = positive("radius", 5.0, 1.0e6, "m");
     allowed.insert(allowed.end(), {"x", "y", "height", "radius"});
   } else if (kind == "heightfield") {
     t.kind = TerrainKind::Heightfield;
-    auto h = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(d.contains("heights") ? d["heights"] : py::none());
-    if (!h || h.ndim() != 2) throw py::value_error("terrain: heightfield needs 'heights', a 2-d array [ny][nx]");
+    if (!d.contains("heights")) throw py::value_error("terrain: heightfield needs 'heights', a 2-d array [ny][nx]");
+    const auto h = numeric_array(d["heights"], "terrain['heights']");
+    if (h.ndim() != 2) {
+      throw py::value_error("terrain['heights']: expected a 2-d array [ny][nx], got " + std::to_string(h.ndim()) + " dimensions");
+    }
+    for (py::ssize_t k = 0; k < h.size(); ++k) {
+      if (!std::isfinite(h.data()[k])) {
+        throw py::value_error("terrain['heights']: sample [" + std::to_string(k / h.shape(1)) + "][" +
+                              std::to_string(k % h.shape(1)) + "] is " + std::to_string(h.data()[k]) + " (heights must be finite)");
+      }
+    }
     t.hf_ny = static_cast<int>(h.shape(0));
     t.hf_nx = static_cast<int>(h.shape(1));
-    t.hf_dx = get("dx", 0.0);
-    t.hf_dy = get("dy", 0.0);
-    t.hf_x0 = get("x0", 0.0);
-    t.hf_y0 = get("y0", 0.0);
+    t.hf_dx = positive("dx", 0.0, 1.0e4, "m");
+    t.hf_dy = positive("dy", 0.0, 1.0e4, "m");
+    t.hf_x0 = get("x0", 0.0, -1.0e7, 1.0e7, "m");
+    t.hf_y0 = get("y0", 0.0, -1.0e7, 1.0e7, "m");
     spec.heightfield.assign(h.data(), h.data() + h.size());
     allowed.insert(allowed.end(), {"heights", "dx", "dy", "x0", "y0"});
   } else {
@@ -219,16 +249,57 @@ py::dict snapshots_dict(Batch& b) {
   return d;
 }
 
+// "(2, 3)" of an array, for messages.
+std::string shape_text(const py::array& a) {
+  std::string s = "shape (";
+  for (py::ssize_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.shape(d));
+  return s + (a.ndim() == 1 ? ",)" : ")");
+}
+
+// One array or a list / tuple of them (as set_maneuvers and set_path_driver take), as a list.
+std::vector<py::object> one_or_list(const py::object& value, const std::string& what, const char* expected) {
+  auto single = py::array::ensure(value);
+  if (single && single.ndim() == 2) return {value};
+  if (!py::isinstance<py::list>(value) && !py::isinstance<py::tuple>(value)) {
+    throw py::type_error(what + ": expected " + expected + " or a list of them, got " + describe(value));
+  }
+  std::vector<py::object> list;
+  for (auto t : value) list.push_back(py::reinterpret_borrow<py::object>(t));
+  return list;
+}
+
+// The most vehicles a batch of a model takes: the engines index their [field][vehicle] arrays
+// (state, metrics, driver state) with 32-bit integers.
+long long max_vehicles(VehicleModel model) {
+  const int state = model == VehicleModel::Ce ? kCeStateSize : model == VehicleModel::Pgs ? kPgsVehicleStateSize : kStrutStateSize;
+  const int rows = std::max({state, kMetricCount, kDriverStateSize, 3});
+  return INT32_MAX / rows;
+}
+
+#ifdef FLEETDYN_PY_HAVE_SCENARIOS
+// A scenario path that exists must be a regular file or a folder (which load_scenario reports):
+// the reader reads the whole file, so a device (/dev/zero) or a pipe would never end.
+void check_scenario_path(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+      !std::filesystem::is_directory(status)) {
+    throw Error(path + ": not a regular file (a device, pipe or socket), not a scenario file");
+  }
+}
+#endif
+
 // A [rows][n] array from a flat vector.
 py::array_t<double> rows_array(const std::vector<double>& v, int n) {
   const py::ssize_t cols = n, rows = n > 0 ? static_cast<py::ssize_t>(v.size()) / n : 0;
   return copy_array(v.data(), {rows, cols});
 }
 
-Path path_from(const py::handle& obj, bool closed) {
-  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(obj);
-  if (!a || a.ndim() != 2 || (a.shape(1) != 3 && a.shape(1) != 2)) {
-    throw py::value_error("path: expected an array [points][3] of x, y, speed (or [points][2] of x, y with speed 0)");
+Path path_from(const py::handle& obj, bool closed, const std::string& what) {
+  const auto a = numeric_array(obj, what);
+  if (a.ndim() != 2 || (a.shape(1) != 3 && a.shape(1) != 2)) {
+    throw py::value_error(what + ": expected an array [points][3] of x, y, speed (or [points][2] of x, y with speed 0), got " +
+                          shape_text(a));
   }
   Path p;
   p.closed = closed;
@@ -259,6 +330,21 @@ void bind_batch(py::module_& m) {
   cls.def(py::init([](int num_vehicles, const std::string& model, const py::object& params, const py::object& terrain,
                       const std::string& backend, const std::string& precision, const py::object& step, int substeps,
                       bool requery_contact, int cpu_threads, bool cpu_simd, const py::object& pgs) {
+            const VehicleModel kind = batch_model(model);
+            if (num_vehicles > max_vehicles(kind)) {
+              throw py::value_error("num_vehicles: " + std::to_string(num_vehicles) + " is above the " + model +
+                                    " model's maximum " + std::to_string(max_vehicles(kind)) +
+                                    " (the engines index their [field][vehicle] arrays with 32-bit integers)");
+            }
+            // Before the per-vehicle arrays are built (Batch checks them again).
+            if (substeps < 1 || substeps > kMaxSubsteps) {
+              throw py::value_error("substeps: " + std::to_string(substeps) + " is outside [1, " + std::to_string(kMaxSubsteps) + "]");
+            }
+            if (cpu_threads < 0 || cpu_threads > kMaxCpuThreads) {
+              throw py::value_error("cpu_threads: " + std::to_string(cpu_threads) + " is outside [0, " + std::to_string(kMaxCpuThreads) +
+                                    "] (0: all hardware threads)");
+            }
+            const double given_step = step.is_none() ? 0.0 : number_from(step, "step");
             BatchOptions o;
             o.backend = parse_backend(backend);
             o.precision = parse_precision(precision);
@@ -267,7 +353,6 @@ void bind_batch(py::module_& m) {
             o.cpu_threads = cpu_threads;
             o.cpu_simd = cpu_simd;
             TerrainSpec t = terrain_from(terrain);
-            const VehicleModel kind = batch_model(model);
             if (kind != VehicleModel::Pgs && !pgs.is_none()) {
               throw py::value_error("pgs: solver settings of the pgs model, but model is '" + model + "'");
             }
@@ -275,7 +360,7 @@ void bind_batch(py::module_& m) {
               auto p = params_from<VehicleParams<double>>(
                   params, num_vehicles, hmmwv_params(), [](VehicleParams<double>& q, const std::string& n) { return vehicle_param_ptr(q, n); },
                   [](VehicleParams<double>& q) { finalize_vehicle_params(q); }, "VehicleParams");
-              o.step = step.is_none() ? strut_default_step(p[0]) : step.cast<double>();
+              o.step = step.is_none() ? strut_default_step(p[0]) : given_step;
               py::gil_scoped_release nogil;
               return Batch(std::move(p), num_vehicles, std::move(t), o);
             }
@@ -288,11 +373,11 @@ void bind_batch(py::module_& m) {
               const PgsVehicleDef solver = pgs_solver_from(pgs);
               std::vector<PgsVehicleDef> defs(p.size(), solver);
               for (size_t v = 0; v < p.size(); ++v) defs[v].vehicle = p[v];
-              o.step = step.is_none() ? std::min(ce_step_analysis(p[0]).default_step, 1.0e-3) : step.cast<double>();
+              o.step = step.is_none() ? std::min(ce_step_analysis(p[0]).default_step, 1.0e-3) : given_step;
               py::gil_scoped_release nogil;
               return Batch(std::move(defs), num_vehicles, std::move(t), o);
             }
-            o.step = step.is_none() ? ce_step_analysis(p[0]).default_step : step.cast<double>();
+            o.step = step.is_none() ? ce_step_analysis(p[0]).default_step : given_step;
             py::gil_scoped_release nogil;
             return Batch(std::move(p), num_vehicles, std::move(t), o);
           }),
@@ -303,13 +388,15 @@ void bind_batch(py::module_& m) {
           "params: None (the HMMWV preset of the model), a VehicleParams / CeParams (ce and pgs), a list of them (1 "
           "or num_vehicles), or a dict {name: number or array of num_vehicles} of overrides on the preset. terrain: "
           "None (flat) or a dict {'type': 'flat'|'plane'|'hill'|'heightfield', ...}. step: None = the model's default "
-          "step. pgs (model='pgs' only): None (defaults) or a dict of solver settings, the keys of a scenario's pgs: "
-          "section: iterations (1..10000, default 30), baumgarte (0..1, 0.2), warm_start (0..1, 1), wheel_contact "
+          "step. substeps: 1..1000. cpu_threads: 0 (all hardware threads) .. 4096. num_vehicles: at most 2**31 - 1 "
+          "values per state field (strut about 44 million vehicles, pgs about 6 million). pgs (model='pgs' only): "
+          "None (defaults) or a dict of solver settings, the keys of a scenario's pgs: section: iterations (1..10000, default 30), baumgarte (0..1, 0.2), warm_start (0..1, 1), wheel_contact "
           "('tire' | 'rows': rigid wheels, flat terrain only), friction_cone ('circular' | 'pyramid', rows only).");
   cls.def_static(
       "from_scenario",
       [](const std::string& path) {
 #ifdef FLEETDYN_PY_HAVE_SCENARIOS
+        check_scenario_path(path);
         py::gil_scoped_release nogil;
         return scenario_batch(load_scenario(path));
 #else
@@ -382,23 +469,20 @@ void bind_batch(py::module_& m) {
   cls.def(
       "set_maneuvers",
       [](Batch& b, const py::object& tables, const py::object& vehicle_table) {
-        std::vector<py::object> list;
-        auto single = py::array::ensure(tables);
-        if (single && single.ndim() == 2) {
-          list.push_back(tables);
-        } else {
-          for (auto t : tables) list.push_back(py::reinterpret_borrow<py::object>(t));
-        }
+        const std::vector<py::object> list = one_or_list(tables, "tables", "an array [rows][4] of time, steer, throttle, brake");
         std::vector<Maneuver> ms;
-        for (const auto& t : list) {
-          auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(t);
-          if (!a || a.ndim() != 2 || a.shape(1) != 4) throw py::value_error("maneuver: expected arrays [rows][4] of time, steer, throttle, brake");
+        for (size_t k = 0; k < list.size(); ++k) {
+          const std::string what = list.size() == 1 && list[0].is(tables) ? "tables" : "tables[" + std::to_string(k) + "]";
+          const auto a = numeric_array(list[k], what);
+          if (a.ndim() != 2 || a.shape(1) != 4) {
+            throw py::value_error("maneuver: expected arrays [rows][4] of time, steer, throttle, brake; " + what + " has " +
+                                  shape_text(a));
+          }
           Maneuver mv;
           for (py::ssize_t i = 0; i < a.shape(0); ++i) mv.push_back({a.at(i, 0), a.at(i, 1), a.at(i, 2), a.at(i, 3)});
           ms.push_back(std::move(mv));
         }
-        std::vector<int> vt = vehicle_table.is_none() ? std::vector<int>{} : vehicle_table.cast<std::vector<int>>();
-        b.set_maneuvers(ms, vt);
+        b.set_maneuvers(ms, int_list(vehicle_table, "vehicle_table"));
       },
       py::arg("tables"), py::arg("vehicle_table") = py::none(),
       "Open-loop time tables: one array [rows][4] (time, steer, throttle, brake; linear between rows) or a "
@@ -407,12 +491,10 @@ void bind_batch(py::module_& m) {
       "set_path_driver",
       [](Batch& b, const py::object& paths, const py::object& vehicle_path, bool closed, const std::string& tracker,
          const py::dict& settings) {
+        const std::vector<py::object> list = one_or_list(paths, "paths", "an array [points][3] of x, y, speed");
         std::vector<Path> ps;
-        auto single = py::array::ensure(paths);
-        if (single && single.ndim() == 2) {
-          ps.push_back(path_from(paths, closed));
-        } else {
-          for (auto p : paths) ps.push_back(path_from(p, closed));
+        for (size_t k = 0; k < list.size(); ++k) {
+          ps.push_back(path_from(list[k], closed, list.size() == 1 && list[0].is(paths) ? "path" : "paths[" + std::to_string(k) + "]"));
         }
         PathDriverSettings s;
         if (tracker == "pure_pursuit") {
@@ -423,8 +505,8 @@ void bind_batch(py::module_& m) {
           throw py::value_error("tracker: unknown '" + tracker + "' (known: pure_pursuit, stanley)");
         }
         for (auto item : settings) {
-          const auto key = item.first.cast<std::string>();
-          const double v = item.second.cast<double>();
+          const auto key = key_name(item.first, "settings");
+          const double v = number_from(item.second, "settings['" + key + "']");
           if (key == "lookahead_base") s.lookahead_base = v;
           else if (key == "lookahead_gain") s.lookahead_gain = v;
           else if (key == "stanley_gain") s.stanley_gain = v;
@@ -437,8 +519,7 @@ void bind_batch(py::module_& m) {
                                   "' (known: lookahead_base, lookahead_gain, stanley_gain, stanley_softening, "
                                   "max_steer_rate, speed_kp, speed_ki)");
         }
-        std::vector<int> vp = vehicle_path.is_none() ? std::vector<int>{} : vehicle_path.cast<std::vector<int>>();
-        b.set_path_driver(ps, vp, {s});
+        b.set_path_driver(ps, int_list(vehicle_path, "vehicle_path"), {s});
       },
       py::arg("paths"), py::arg("vehicle_path") = py::none(), py::kw_only(), py::arg("closed") = false,
       py::arg("tracker") = "pure_pursuit", py::arg("settings") = py::dict(),
@@ -478,7 +559,18 @@ void bind_batch(py::module_& m) {
       .def("mechanical_energy", &Batch::mechanical_energy, py::arg("vehicle"))
       .def(
           "set_vehicle_state",
-          [](Batch& b, int vehicle, const py::array_t<double, py::array::c_style | py::array::forcecast>& state) {
+          [](Batch& b, int vehicle, const py::object& values) {
+            const auto state = numeric_array(values, "state");
+            if (state.ndim() != 1) {
+              throw py::value_error("state: expected a 1-d array of state_size (" + std::to_string(b.state_size()) +
+                                    ") values, got " + shape_text(state));
+            }
+            for (py::ssize_t k = 0; k < state.size(); ++k) {
+              if (!std::isfinite(state.data()[k])) {
+                throw py::value_error("state: value " + std::to_string(k) + " is " + std::to_string(state.data()[k]) +
+                                      " (the state must be finite)");
+              }
+            }
             b.set_vehicle_state(vehicle, std::vector<double>(state.data(), state.data() + state.size()));
           },
           py::arg("vehicle"), py::arg("state"));
@@ -487,12 +579,25 @@ void bind_batch(py::module_& m) {
   m.def(
       "circle_path",
       [](double radius, double speed, int points, double x, double y, double yaw, bool left) {
+        const auto check = [](bool ok, const std::string& what, double value, const char* range) {
+          if (!ok) throw py::value_error("circle_path: " + what + " = " + py::repr(py::float_(value)).cast<std::string>() + " " + range);
+        };
+        check(std::isfinite(radius) && radius > 0.0, "radius", radius, "must be finite and positive");
+        check(std::isfinite(speed) && speed >= 0.0, "speed", speed, "must be finite and >= 0");
+        check(std::isfinite(x), "x", x, "must be finite");
+        check(std::isfinite(y), "y", y, "must be finite");
+        check(std::isfinite(yaw), "yaw", yaw, "must be finite");
+        // At most the points a path may have (host/driver_setup.h).
+        if (points < 3 || points > (1 << 24)) {
+          throw py::value_error("circle_path: points = " + std::to_string(points) + " is outside [3, " + std::to_string(1 << 24) + "]");
+        }
         return path_array(circle_path(radius, speed, points, x, y, yaw, left));
       },
       py::arg("radius"), py::arg("speed"), py::arg("points") = 720, py::arg("x") = 0.0, py::arg("y") = 0.0,
       py::arg("yaw") = 0.0, py::arg("left") = true, "A closed circle path [points][3] (pass closed=True)");
   m.def("scenario_info", [](const std::string& path) {
 #ifdef FLEETDYN_PY_HAVE_SCENARIOS
+    check_scenario_path(path);
     const Scenario s = load_scenario(path);
     py::dict d;
     d["name"] = s.name;

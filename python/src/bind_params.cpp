@@ -89,10 +89,16 @@ void add_by_name(py::class_<P>& cls, const std::vector<VehicleParamField>& (*fie
       .def(
           "update",
           [fields_fn, ptr_of, finalize, what](P& p, const py::dict& values) {
-            for (auto item : values) set_field(p, item.first.cast<std::string>(), item.second.cast<double>(), fields_fn(), ptr_of, what);
-            finalize(p);
+            // All or nothing: a refused name or value, or a set that does not finalize, leaves p as it was.
+            P q = p;
+            for (auto item : values) {
+              const std::string name = key_name(item.first, "update");
+              set_field(q, name, number_from(item.second, std::string(what) + " '" + name + "'"), fields_fn(), ptr_of, what);
+            }
+            finalize(q);
+            p = q;
           },
-          py::arg("values"), "Set several fields by name, then finalize")
+          py::arg("values"), "Set several fields by name, then finalize (all or nothing: on an error p is unchanged)")
       .def("finalize", [finalize](P& p) { finalize(p); }, "Recompute the derived fields; raises fleetdyn.Error if inconsistent")
       .def("copy", [](const P& p) { return P(p); })
       .def("__copy__", [](const P& p) { return P(p); })

@@ -3,6 +3,7 @@
 // and the DLPack import used for device actions.
 #include "buffer_view.h"
 
+#include <climits>
 #include <cstring>
 #include <utility>
 
@@ -33,7 +34,7 @@ void cuda_check(cudaError_t e, const char* what) {
 cudaStream_t consumer_stream(const py::object& stream, bool* none) {
   *none = false;
   if (stream.is_none()) return cudaStreamLegacy;
-  const auto s = stream.cast<long long>();
+  const long long s = integer_in(stream, "__dlpack__: stream", LLONG_MIN, LLONG_MAX);
   if (s == -1) {
     *none = true;
     return nullptr;
@@ -180,6 +181,16 @@ std::string shape_string(const std::vector<int64_t>& shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
+// A (int, int) tuple argument of __dlpack__; TypeError naming it otherwise.
+std::pair<int, int> int_pair(const py::object& value, const std::string& what, const char* form) {
+  if (!py::isinstance<py::tuple>(value) || py::len(value) != 2) {
+    throw py::type_error(what + ": expected a tuple " + form + ", got " + describe(value));
+  }
+  auto t = value.cast<py::tuple>();
+  return {static_cast<int>(integer_in(t[0], what + "[0]", INT32_MIN, INT32_MAX)),
+          static_cast<int>(integer_in(t[1], what + "[1]", INT32_MIN, INT32_MAX))};
+}
+
 }  // namespace
 
 py::array to_numpy(const BufferView& v) {
@@ -267,11 +278,14 @@ void bind_buffer_view(py::module_& m) {
       .def(
           "__dlpack__",
           [](const BufferView& v, py::object stream, py::object max_version, py::object dl_device, py::object copy) {
-            if (!copy.is_none() && copy.cast<bool>()) {
+            if (!copy.is_none() && !PyBool_Check(copy.ptr())) {
+              throw py::type_error("BufferView.__dlpack__: copy: expected None, True or False, got " + describe(copy));
+            }
+            if (copy.ptr() == Py_True) {
               throw py::buffer_error("BufferView.__dlpack__: copy=True is not supported (zero-copy views only; use .numpy())");
             }
             if (!dl_device.is_none()) {
-              auto dev = dl_device.cast<std::pair<int, int>>();
+              auto dev = int_pair(dl_device, "BufferView.__dlpack__: dl_device", "(device_type, device_id)");
               if (dev.first != v.device_type || dev.second != v.device_id) {
                 throw py::buffer_error("BufferView.__dlpack__: the buffer lives on " + device_string(v.device_type, v.device_id) +
                                        ", not " + device_string(dev.first, dev.second));
@@ -279,7 +293,7 @@ void bind_buffer_view(py::module_& m) {
             }
             bool versioned = false;
             if (!max_version.is_none()) {
-              auto mv = max_version.cast<std::pair<int, int>>();
+              auto mv = int_pair(max_version, "BufferView.__dlpack__: max_version", "(major, minor)");
               versioned = mv.first >= 1;
             }
             order_streams(v, stream);

@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,32 @@ BackendKind parse_backend(const std::string& name);
 Precision parse_precision(const std::string& name);
 
 // A scalar or a 1-d array of length n, as doubles (length 1 or n); `what` names it in errors.
+// Only ints and floats: bools, complex numbers, strings and objects raise TypeError.
 std::vector<double> scalar_or_array(const py::handle& value, int n, const char* what);
+
+// Argument checks for the bindings: each raises TypeError (wrong kind of value) or ValueError
+// (out of range) naming `what` and the value passed, never a bare pybind11 cast error.
+
+// "'abc' (str)": the value's repr (shortened) and its type, for messages.
+std::string describe(const py::handle& value);
+// A str (TypeError otherwise) as UTF-8 (ValueError for one with no encoding: lone surrogates).
+std::string text_from(const py::handle& value, const std::string& what);
+// A dict key that must be a name (str).
+std::string key_name(const py::handle& key, const std::string& what);
+// Sets the Python error `type` with `message` decoded as UTF-8, undecodable bytes escaped.
+void set_error(PyObject* type, const char* message);
+// A real number: int, float, numpy int/float scalar or 0-d array (not bool, str, None, complex).
+double number_from(const py::handle& value, const std::string& what);
+// The same, finite and within [lo, hi] (unit appended to the range in the message).
+double number_in(const py::handle& value, const std::string& what, double lo, double hi, const std::string& unit = "");
+// An integer (int, numpy integer; not bool or float) within [lo, hi].
+long long integer_in(const py::handle& value, const std::string& what, long long lo, long long hi);
+// An integer within [0, 2**64 - 1] (seeds).
+uint64_t uint64_from(const py::handle& value, const std::string& what);
+// None or an empty sequence: {}; else a 1-d sequence / array of integers, each in the int range.
+std::vector<int> int_list(const py::handle& value, const std::string& what);
+// An array of ints or floats (any shape) as C-contiguous float64; TypeError for other dtypes.
+py::array_t<double, py::array::c_style | py::array::forcecast> numeric_array(const py::handle& value, const std::string& what);
 
 // A numpy array that owns a copy of `count` elements at `data` with the given shape.
 template <class T>
