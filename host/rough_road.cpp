@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -64,8 +65,9 @@ TerrainSpec iso8608_road(const RoughRoadSettings& r) {
   if (!(samples_x * samples_y <= 2.0e8)) throw Error("rough road: more than 2e8 samples; raise the spacing");
   // Each sample sums every band's wave: cap the work where synthesis would take minutes.
   if (samples_x * samples_y * r.bands > 4.0e9) {
-    throw Error("rough road: " + std::to_string(samples_x * samples_y) + " samples x " + std::to_string(r.bands) +
-                " bands is more than 4e9 wave evaluations; raise the spacing or lower bands");
+    char what[160];
+    std::snprintf(what, sizeof what, "rough road: %.3g samples x %d bands is more than 4e9 wave evaluations", samples_x * samples_y, r.bands);
+    throw Error(std::string(what) + "; raise the spacing or lower bands");
   }
   const int nx = static_cast<int>(samples_x);
   const int ny = static_cast<int>(samples_y);

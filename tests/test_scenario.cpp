@@ -135,6 +135,9 @@ const Malformed kMalformed[] = {
     {"inconsistent_override.yaml", 6, "vehicle.overrides", "must be well below total_mass"},
     {"heightfield_missing.yaml", 5, "terrain.file", "cannot open heightfield file 'tests/data/no_such_heights.csv'"},
     {"heightfield_ragged.yaml", 5, "terrain.file", "ragged_heights.csv:4: ragged heightfield: row has 2 values, the first row has 3"},
+    {"heightfield_not_csv.yaml", 5, "terrain.file", "/dev/zero:1: line longer than 16777216 characters"},
+    {"rough_road_too_long.yaml", 4, "terrain", "rough road: more than 2e8 samples; raise the spacing"},
+    {"rough_road_too_much_work.yaml", 4, "terrain", "rough road: 9.8e+07 samples x 128 bands is more than 4e9 wave evaluations"},
     {"sweep_conflict.yaml", 7, "vehicle.sweep.name", "'tire.mu' is also set in vehicle.overrides"},
     {"bad_distribution.yaml", 8, "study.parameters.cg_height.sd", "must be > 0 (got -0.05)"},
     {"unknown_sampled_parameter.yaml", 7, "study.parameters.cg_hieght", "(did you mean 'cg_height'?)"},
@@ -162,6 +165,16 @@ TEST(Scenario, MalformedFilesGiveTheirDocumentedError) {
       EXPECT_TRUE(contains(msg, m.fragment)) << msg;
       EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line: " << msg;
     }
+  }
+}
+
+// A path that is no scenario file (a device, a huge file) is refused after at most 16 MiB read.
+TEST(Scenario, FilesLargerThanAScenarioAreRefused) {
+  try {
+    load_scenario("/dev/zero");
+    ADD_FAILURE() << "read /dev/zero as a scenario";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()), "/dev/zero: is larger than 16 MiB: not a scenario file");
   }
 }
 
