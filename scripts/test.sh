@@ -35,7 +35,7 @@ if [[ $parts == *sanitize* ]]; then
   timed "build (sanitizers)" bash -c "CC=clang CXX=clang++ cmake -S . -B build-sanitize -G Ninja \
       -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_CXX_FLAGS_SANITIZE='-O1 -gline-tables-only' \
       -DCMAKE_C_FLAGS_SANITIZE='-O1 -gline-tables-only' -DFLEETDYN_CUDA=OFF -DFLEETDYN_BUILD_PYTHON=OFF \
-      -DFLEETDYN_BUILD_BENCH=OFF -DFLEETDYN_FUZZ=ON >/dev/null && cmake --build build-sanitize -j $jobs"
+      -DFLEETDYN_BUILD_BENCH=OFF -DFLEETDYN_SANITIZE=ON -DFLEETDYN_FUZZ=ON >/dev/null && cmake --build build-sanitize -j $jobs"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
   export UBSAN_OPTIONS=print_stacktrace=1
   export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizer/lsan.supp"
