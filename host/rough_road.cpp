@@ -63,10 +63,10 @@ TerrainSpec iso8608_road(const RoughRoadSettings& r) {
   // Counted in double first: a long road at a fine spacing must not overflow the integers.
   const double samples_x = std::round(r.length / r.spacing_x) + 1.0, samples_y = std::round(r.width / r.spacing_y) + 1.0;
   if (!(samples_x * samples_y <= 2.0e8)) throw Error("rough road: more than 2e8 samples; raise the spacing");
-  // Each sample sums every band's wave: cap the work where synthesis would take minutes.
-  if (samples_x * samples_y * r.bands > 4.0e9) {
+  // Each sample sums every band's wave: cap the work where synthesis would take more than about a second.
+  if (samples_x * samples_y * r.bands > 1.0e9) {
     char what[160];
-    std::snprintf(what, sizeof what, "rough road: %.3g samples x %d bands is more than 4e9 wave evaluations", samples_x * samples_y, r.bands);
+    std::snprintf(what, sizeof what, "rough road: %.3g samples x %d bands is more than 1e9 wave evaluations", samples_x * samples_y, r.bands);
     throw Error(std::string(what) + "; raise the spacing or lower bands");
   }
   const int nx = static_cast<int>(samples_x);

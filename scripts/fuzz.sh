@@ -20,6 +20,6 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizer/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # -rss_limit_mb: an input that makes the parser allocate gigabytes is a finding, as is one that
 # takes more than -timeout seconds.
-"$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+"$target" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -max_len=16384 \
   -dict=tests/fuzz/scenario.dict -artifact_prefix="$work/" -print_final_stats=1 "$@" \
   "$work/corpus" scenarios tests/data

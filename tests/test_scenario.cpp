@@ -137,7 +137,7 @@ const Malformed kMalformed[] = {
     {"heightfield_ragged.yaml", 5, "terrain.file", "ragged_heights.csv:4: ragged heightfield: row has 2 values, the first row has 3"},
     {"heightfield_not_csv.yaml", 5, "terrain.file", "/dev/zero:1: line longer than 16777216 characters"},
     {"rough_road_too_long.yaml", 4, "terrain", "rough road: more than 2e8 samples; raise the spacing"},
-    {"rough_road_too_much_work.yaml", 4, "terrain", "rough road: 9.8e+07 samples x 128 bands is more than 4e9 wave evaluations"},
+    {"rough_road_too_much_work.yaml", 4, "terrain", "rough road: 2.13e+07 samples x 128 bands is more than 1e9 wave evaluations"},
     {"sweep_conflict.yaml", 7, "vehicle.sweep.name", "'tire.mu' is also set in vehicle.overrides"},
     {"bad_distribution.yaml", 8, "study.parameters.cg_height.sd", "must be > 0 (got -0.05)"},
     {"unknown_sampled_parameter.yaml", 7, "study.parameters.cg_hieght", "(did you mean 'cg_height'?)"},
