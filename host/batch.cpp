@@ -39,6 +39,17 @@ const char* model_name(VehicleModel m) {
   return "?";
 }
 
+namespace {
+int state_size_of(VehicleModel m) {
+  return m == VehicleModel::Ce ? kCeStateSize : m == VehicleModel::Pgs ? kPgsVehicleStateSize : kStrutStateSize;
+}
+}  // namespace
+
+int max_vehicles(VehicleModel m) {
+  return std::numeric_limits<int>::max() /
+         std::max({state_size_of(m), static_cast<int>(kMetricCount), static_cast<int>(kDriverStateSize)});
+}
+
 const char* precision_name(Precision p) { return p == Precision::Fp32 ? "fp32" : "fp64"; }
 
 bool cuda_available(std::string* why) { return cuda_device_usable(why); }
@@ -300,7 +311,7 @@ struct Batch::Impl {
     return terrain.variation.empty() ? terrain.desc : varied_terrain(terrain.desc, terrain.variation[static_cast<size_t>(v)]);
   }
   int state_size() const {
-    return model == VehicleModel::Ce ? kCeStateSize : model == VehicleModel::Pgs ? kPgsVehicleStateSize : kStrutStateSize;
+    return state_size_of(model);
   }
   void require_strut(const char* what) const {
     if (model != VehicleModel::Strut) {
@@ -326,9 +337,7 @@ struct Batch::Impl {
 
 void Batch::Impl::init(int n, TerrainSpec terrain_spec, const BatchOptions& batch_options) {
   vehicle_count = n;
-  // The batch arrays are [field][vehicle], indexed by int on every backend.
-  const int per_vehicle = std::max({state_size(), static_cast<int>(kMetricCount), static_cast<int>(kDriverStateSize)});
-  const int most = std::numeric_limits<int>::max() / per_vehicle;
+  const int most = max_vehicles(model);
   if (n < 1 || n > most) {
     throw Error("vehicle count must be in [1, " + std::to_string(most) + "] for the " + model_name(model) + " model, got " +
                 std::to_string(n));

@@ -14,6 +14,12 @@ namespace fs = std::filesystem;
 
 #define FLEETDYN_METRIC_INFO(name, unit, doc) MetricInfo{#name, unit, doc},
 const MetricInfo kMetricInfo[kMetricCount] = {FLEETDYN_METRIC_FIELDS(FLEETDYN_METRIC_INFO)};
+
+std::string metric_columns() {
+  std::string names;
+  for (const MetricInfo& m : kMetricInfo) names += (names.empty() ? "" : ",") + std::string(m.name) + unit_suffix(m.unit);
+  return names;
+}
 #undef FLEETDYN_METRIC_INFO
 
 bool is_event_time(const MetricInfo& m) { return std::strstr(m.description, "-1 if") != nullptr; }

@@ -50,6 +50,9 @@ struct MetricInfo {
 };
 // FLEETDYN_METRIC_FIELDS as a table, indexed by metric::MetricIndex.
 extern const MetricInfo kMetricInfo[kMetricCount];
+// The metrics' column names in results.csv and samples.csv ("max_abs_roll_rad", ...), in
+// kMetricInfo order, comma-separated.
+std::string metric_columns();
 // Metrics whose "no event" value is -1 (their description says so).
 bool is_event_time(const MetricInfo& m);
 

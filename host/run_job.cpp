@@ -56,7 +56,7 @@ void write_results_csv(const fs::path& path, Batch& batch, const Scenario& s, co
 
   AtomicFile f(path);
   std::string line = "id,x_m,y_m,z_m,roll_rad,pitch_rad,yaw_rad,speed_m_per_s";
-  for (const MetricInfo& m : kMetricInfo) line += std::string(",") + m.name + unit_suffix(m.unit);
+  line += "," + metric_columns();
   line += ",diverged,capsized";
   for (const auto& p : params) line += "," + p + unit_suffix(param_unit(batch.model(), p));
   line += '\n';

@@ -37,7 +37,7 @@ constexpr int kReportTraces = 5;  // worst cases whose time series the report sh
 std::string samples_header(const Scenario& s) {
   std::string h = "sample,valid";
   for (const auto& p : s.study.parameters) h += "," + p.name + unit_suffix(p.unit);
-  for (const MetricInfo& m : kMetricInfo) h += std::string(",") + m.name + unit_suffix(m.unit);
+  h += "," + metric_columns();
   for (const StudyEvent& e : study_events(s)) h += "," + e.name;
   return h;
 }

@@ -57,13 +57,6 @@ void vector_dataset(hid_t group, const std::string& name, const std::vector<doub
   string_attribute(set.get(), attribute, attribute_value, where);
 }
 
-// The metrics' samples.csv column names, comma-separated.
-std::string metric_columns() {
-  std::string names;
-  for (const MetricInfo& m : kMetricInfo) names += (names.empty() ? "" : ",") + std::string(m.name) + unit_suffix(m.unit);
-  return names;
-}
-
 }  // namespace
 
 void write_trajectories_h5(const std::vector<ReportTrace>& traces, const std::string& path) {

@@ -41,6 +41,9 @@ namespace fleetdyn {
 enum class VehicleModel { Strut, Ce, Pgs };
 
 const char* model_name(VehicleModel m);  // "strut", "ce", "pgs"
+// The most vehicles a batch of the model takes: the engines index its [field][vehicle] arrays
+// (state, metrics, driver state) with ints.
+int max_vehicles(VehicleModel m);
 
 // Terrain of a batch, host side (owns the heightfield data the device copy points into).
 struct TerrainSpec {

@@ -268,14 +268,6 @@ std::vector<py::object> one_or_list(const py::object& value, const std::string& 
   return list;
 }
 
-// The most vehicles a batch of a model takes: the engines index their [field][vehicle] arrays
-// (state, metrics, driver state) with 32-bit integers.
-long long max_vehicles(VehicleModel model) {
-  const int state = model == VehicleModel::Ce ? kCeStateSize : model == VehicleModel::Pgs ? kPgsVehicleStateSize : kStrutStateSize;
-  const int rows = std::max({state, kMetricCount, kDriverStateSize, 3});
-  return INT32_MAX / rows;
-}
-
 #ifdef FLEETDYN_PY_HAVE_SCENARIOS
 // A scenario path that exists must be a regular file or a folder (which load_scenario reports):
 // the reader reads the whole file, so a device (/dev/zero) or a pipe would never end.
@@ -331,7 +323,7 @@ void bind_batch(py::module_& m) {
                       const std::string& backend, const std::string& precision, const py::object& step, int substeps,
                       bool requery_contact, int cpu_threads, bool cpu_simd, const py::object& pgs) {
             const VehicleModel kind = batch_model(model);
-            if (num_vehicles > max_vehicles(kind)) {
+            if (num_vehicles > max_vehicles(kind)) {  // before the per-vehicle arrays are built
               throw py::value_error("num_vehicles: " + std::to_string(num_vehicles) + " is above the " + model +
                                     " model's maximum " + std::to_string(max_vehicles(kind)) +
                                     " (the engines index their [field][vehicle] arrays with 32-bit integers)");
