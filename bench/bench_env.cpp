@@ -57,12 +57,12 @@ int main(int argc, char** argv) {
   for (Precision precision : {Precision::Fp32, Precision::Fp64}) {
     for (int envs : {1024, 4096}) {
       const std::string suffix = std::string("/") + precision_name(precision) + "/envs:" + std::to_string(envs) + "/decimation:10";
-      benchmark::RegisterBenchmark(("vector_env/cpu" + suffix).c_str(), bm_env, VehicleModel::Strut, BackendKind::Cpu,
+      benchmark::RegisterBenchmark(("vector_env/cpu" + suffix).c_str(), bm_env, parse_model("strut"), BackendKind::Cpu,
                                    precision, envs, 10)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
       if (cuda) {
-        benchmark::RegisterBenchmark(("vector_env/cuda" + suffix).c_str(), bm_env, VehicleModel::Strut, BackendKind::Cuda,
+        benchmark::RegisterBenchmark(("vector_env/cuda" + suffix).c_str(), bm_env, parse_model("strut"), BackendKind::Cuda,
                                      precision, envs, 10)
             ->UseRealTime()
             ->Unit(benchmark::kMicrosecond);
@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
     // CPU (scalar path, no SIMD lanes), so smaller batches there.
     for (int envs : {256, 1024}) {
       const std::string suffix = std::string("/") + precision_name(precision) + "/envs:" + std::to_string(envs) + "/decimation:10";
-      benchmark::RegisterBenchmark(("vector_env_ce/cpu" + suffix).c_str(), bm_env, VehicleModel::Ce, BackendKind::Cpu,
+      benchmark::RegisterBenchmark(("vector_env_ce/cpu" + suffix).c_str(), bm_env, parse_model("ce"), BackendKind::Cpu,
                                    precision, envs, 10)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   if (cuda) {
     for (int envs : {16384, 65536}) {
       benchmark::RegisterBenchmark(("vector_env/cuda/fp32/envs:" + std::to_string(envs) + "/decimation:10").c_str(), bm_env,
-                                   VehicleModel::Strut, BackendKind::Cuda, Precision::Fp32, envs, 10)
+                                   parse_model("strut"), BackendKind::Cuda, Precision::Fp32, envs, 10)
           ->UseRealTime()
           ->Unit(benchmark::kMicrosecond);
     }
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(
             ("vector_env_ce/cuda/" + std::string(precision_name(precision)) + "/envs:" + std::to_string(envs) + "/decimation:10")
                 .c_str(),
-            bm_env, VehicleModel::Ce, BackendKind::Cuda, precision, envs, 10)
+            bm_env, parse_model("ce"), BackendKind::Cuda, precision, envs, 10)
             ->UseRealTime()
             ->Unit(benchmark::kMicrosecond);
       }

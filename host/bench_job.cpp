@@ -16,77 +16,9 @@
 // on a scalar type that counts every operation it performs.
 //
 // What differs between the models (preset, step, scatter, derivative, state and parameter
-// sizes) lives in one small traits type per model (StrutBench, CeBench), collected into a
-// BenchModel; the plan, the measurement, the floor and the JSON are shared.
-#include <cmath>
-#include <utility>
-#include <cstdint>
-
-// ---- operation-counting scalar ----------------------------------------------------------------
-// Declared before the physics headers: they call std::sqrt etc. by qualified name, which binds to
-// the overloads visible where the templates are defined.
-namespace fleetdyn {
-namespace bench_ops {
-
-struct OpCounts {
-  long long add = 0;             // + - (and compound forms)
-  long long mul = 0;             // *
-  long long div = 0;             // /
-  long long sqrt = 0;
-  long long transcendental = 0;  // sin cos tan exp atan2 asin
-  long long compare = 0;         // < <= > >= == != (not floating-point work: branches and selects)
-  long long other = 0;           // fabs floor (bit operations / rounding, not counted as FLOPs)
-};
-
-inline OpCounts& tally() {
-  static OpCounts counts;  // single-threaded use only (the floor is computed once, up front)
-  return counts;
-}
-
-// A double that counts the operations done on it. Trivial, same layout as double, so a parameter
-// struct of doubles can be copied into one of these bytewise.
-struct Counted {
-  double v;
-  Counted() = default;
-  Counted(double x) : v(x) {}  // implicit: literals and integers mix with the scalar in the physics
-  explicit operator double() const { return v; }
-  explicit operator int() const { return static_cast<int>(v); }
-  Counted& operator+=(Counted b) { ++tally().add; v += b.v; return *this; }
-  Counted& operator-=(Counted b) { ++tally().add; v -= b.v; return *this; }
-  Counted& operator*=(Counted b) { ++tally().mul; v *= b.v; return *this; }
-  Counted& operator/=(Counted b) { ++tally().div; v /= b.v; return *this; }
-};
-
-inline Counted operator+(Counted a, Counted b) { ++tally().add; return Counted(a.v + b.v); }
-inline Counted operator-(Counted a, Counted b) { ++tally().add; return Counted(a.v - b.v); }
-inline Counted operator*(Counted a, Counted b) { ++tally().mul; return Counted(a.v * b.v); }
-inline Counted operator/(Counted a, Counted b) { ++tally().div; return Counted(a.v / b.v); }
-inline Counted operator-(Counted a) { return Counted(-a.v); }  // sign flip: free
-inline bool operator<(Counted a, Counted b) { ++tally().compare; return a.v < b.v; }
-inline bool operator<=(Counted a, Counted b) { ++tally().compare; return a.v <= b.v; }
-inline bool operator>(Counted a, Counted b) { ++tally().compare; return a.v > b.v; }
-inline bool operator>=(Counted a, Counted b) { ++tally().compare; return a.v >= b.v; }
-inline bool operator==(Counted a, Counted b) { ++tally().compare; return a.v == b.v; }
-inline bool operator!=(Counted a, Counted b) { ++tally().compare; return a.v != b.v; }
-
-}  // namespace bench_ops
-}  // namespace fleetdyn
-
-namespace std {
-using fleetdyn::bench_ops::Counted;
-inline Counted sqrt(Counted a) { ++fleetdyn::bench_ops::tally().sqrt; return Counted(std::sqrt(a.v)); }
-inline Counted fabs(Counted a) { ++fleetdyn::bench_ops::tally().other; return Counted(std::fabs(a.v)); }
-inline Counted floor(Counted a) { ++fleetdyn::bench_ops::tally().other; return Counted(std::floor(a.v)); }
-inline Counted sin(Counted a) { ++fleetdyn::bench_ops::tally().transcendental; return Counted(std::sin(a.v)); }
-inline Counted cos(Counted a) { ++fleetdyn::bench_ops::tally().transcendental; return Counted(std::cos(a.v)); }
-inline Counted tan(Counted a) { ++fleetdyn::bench_ops::tally().transcendental; return Counted(std::tan(a.v)); }
-inline Counted exp(Counted a) { ++fleetdyn::bench_ops::tally().transcendental; return Counted(std::exp(a.v)); }
-inline Counted asin(Counted a) { ++fleetdyn::bench_ops::tally().transcendental; return Counted(std::asin(a.v)); }
-inline Counted atan2(Counted a, Counted b) {
-  ++fleetdyn::bench_ops::tally().transcendental;
-  return Counted(std::atan2(a.v, b.v));
-}
-}  // namespace std
+// sizes) lives in one small traits type per model (host/<model>/<model>_bench.h, the model's
+// Host::Bench), collected into a BenchModel; the plan, the measurement, the floor and the JSON are shared.
+#include "host/bench_ops.h"  // first: before the physics headers
 
 #include "host/bench_job.h"
 #include "host/machine_info.h"
@@ -116,6 +48,11 @@ inline Counted atan2(Counted a, Counted b) {
 #include "fleetdyn/physics/strut_batch.h"
 #include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/vehicle.h"
+#include "host/ce/ce_bench.h"
+#include "host/pgs/pgs_bench.h"
+#include "host/strut/strut_bench.h"
+#include "host/bench_floor.h"
+#include "host/vehicle_models.h"
 
 #if defined(__unix__)
 #include <unistd.h>
@@ -128,257 +65,7 @@ using nlohmann::json;
 using bench_ops::Counted;
 using bench_ops::OpCounts;
 
-// ---- the scenario ------------------------------------------------------------------------------
-constexpr double kSpeed = 15.0;     // [m/s] initial forward speed
-constexpr double kSteer = 0.1;      // steady steering input (strut: road-wheel angle 0.1 * max_steer;
-                                    // ce: Pitman arm angle 0.1 * max_steer)
-constexpr double kThrottle = 0.15;  // holds ~15 m/s in the turn
-constexpr double kBrake = 0.0;
-
-// ---- the floor's assumptions (bench/floor.md) -----------------------------------------------------
-constexpr double kPeakFp32 = 67.0e12;  // [FLOP/s] H100 SXM, fp32 non-tensor (FMA = 2 FLOP)
-constexpr double kPeakFp64 = 34.0e12;  // [FLOP/s] H100 SXM, fp64 non-tensor
-constexpr double kHbmH100 = 3.35e12;   // [B/s] H100 SXM HBM3
-constexpr double kHbmH200 = 4.8e12;    // [B/s] H200 HBM3e (same SM array, so same FLOP/s)
-constexpr int kFloorSteps = 1000;      // steps per launch of the reference floor
-// Rough FLOP-equivalents of the expensive operations on the GPU (IEEE-accurate, no fast math):
-// division and square root expand to a reciprocal estimate plus Newton/FMA refinement; sin, cos,
-// atan2, asin to range reduction plus a polynomial.
-constexpr double kWeightDiv = 8.0, kWeightSqrt = 8.0, kWeightTranscendental = 30.0;
-
-double flops(const OpCounts& c) {
-  return double(c.add + c.mul + c.div + c.sqrt + c.transcendental);
-}
-double weighted_flops(const OpCounts& c) {
-  return double(c.add + c.mul) + kWeightDiv * double(c.div) + kWeightSqrt * double(c.sqrt) +
-         kWeightTranscendental * double(c.transcendental);
-}
-OpCounts operator-(const OpCounts& a, const OpCounts& b) {
-  OpCounts d;
-  d.add = a.add - b.add;
-  d.mul = a.mul - b.mul;
-  d.div = a.div - b.div;
-  d.sqrt = a.sqrt - b.sqrt;
-  d.transcendental = a.transcendental - b.transcendental;
-  d.compare = a.compare - b.compare;
-  d.other = a.other - b.other;
-  return d;
-}
-json to_json(const OpCounts& c) {
-  return json{{"add", c.add}, {"mul", c.mul}, {"div", c.div}, {"sqrt", c.sqrt}, {"transcendental", c.transcendental},
-              {"compare", c.compare}, {"other", c.other}, {"flop", flops(c)}, {"flop_weighted", weighted_flops(c)}};
-}
-
-// ---- the models ---------------------------------------------------------------------------------
-// One traits type per model: its batch traits (physics/batch_view.h), parameter struct, HMMWV
-// preset and default step, the Monte Carlo scatter of per-vehicle parameter sets, and one
-// derivative evaluation on the counting scalar. `draw(salt)` gives a deterministic value in
-// [-1, 1) per vehicle and salt.
-
-struct StrutBench {
-  using Model = StrutModel;
-  template <class T>
-  using Params = VehicleParams<T>;
-  using Def = Params<double>;  // what a Batch is built from
-  static const Params<double>& kernel_params(const Def& d, double) { return d; }
-  static constexpr VehicleModel kModel = VehicleModel::Strut;
-  static constexpr bool kHasSimd = true;  // CPU: SIMD lanes (host/strut_lanes.h) and the scalar path
-  static constexpr const char* kScatter = "mass +-5 %, CG height +-5 %, wheel rates +-10 %, friction +-10 %";
-  static constexpr const char* kSteerMeaning = "road-wheel angle = steer x max_steer";
-  static constexpr const char* kSteerShort = "";  // the log's headline: the usual meaning
-
-  static Params<double> preset() { return hmmwv_params(); }
-  static double default_step(const Params<double>& p) { return strut_default_step(p); }
-  template <class Draw>
-  static void scatter(Params<double>& p, const Draw& draw) {
-    p.total_mass *= 1.0 + 0.05 * draw(1);
-    p.cg_height *= 1.0 + 0.05 * draw(2);
-    p.wheel_rate_front *= 1.0 + 0.1 * draw(3);
-    p.wheel_rate_rear *= 1.0 + 0.1 * draw(4);
-    p.tire.mu *= 1.0 + 0.1 * draw(5);
-    finalize_vehicle_params(p);
-  }
-  // Operations of one strut_derivative (no diagnostics); the environment's setup is not counted.
-  static OpCounts count_derivative(const Params<Counted>& p, const TerrainDesc<Counted>& terrain, Counted origin_x,
-                                   Counted origin_y, DriverInput<Counted> input, const Counted* s, Counted* ds) {
-    const StrutEnvironment<Counted> env(p, &terrain, origin_x, origin_y, input);
-    bench_ops::tally() = OpCounts{};
-    strut_derivative(p, env, input, s, ds, static_cast<StrutDiagnostics<Counted>*>(nullptr));
-    return bench_ops::tally();
-  }
-};
-
-struct CeBench {
-  using Model = CeModel;
-  template <class T>
-  using Params = CeParams<T>;
-  using Def = Params<double>;
-  static const Params<double>& kernel_params(const Def& d, double) { return d; }
-  static constexpr VehicleModel kModel = VehicleModel::Ce;
-  static constexpr bool kHasSimd = false;  // ce runs the scalar code on the CPU (cpu_simd is ignored)
-  static constexpr const char* kScatter =
-      "chassis mass +-5 %, chassis COM height (chassis_com.z) +-5 %, front/rear spring rates +-10 %, friction +-10 %";
-  static constexpr const char* kSteerMeaning =
-      "Pitman arm angle = steer x max_steer (ce's max_steer is the Pitman angle, not the road-wheel angle)";
-  static constexpr const char* kSteerShort = " (Pitman arm)";
-
-  static Params<double> preset() { return hmmwv_ce_params(); }
-  static double default_step(const Params<double>& p) { return ce_step_analysis(p).default_step; }
-  template <class Draw>
-  static void scatter(Params<double>& p, const Draw& draw) {
-    p.chassis_mass *= 1.0 + 0.05 * draw(1);
-    p.chassis_com.z *= 1.0 + 0.05 * draw(2);
-    p.axle[0].spring_rate *= 1.0 + 0.1 * draw(3);
-    p.axle[1].spring_rate *= 1.0 + 0.1 * draw(4);
-    p.vehicle.tire.mu *= 1.0 + 0.1 * draw(5);
-    finalize_ce_params(p);
-  }
-  // Operations of one ce_derivative (no diagnostics, no corner bodies out).
-  static OpCounts count_derivative(const Params<Counted>& p, const TerrainDesc<Counted>& terrain, Counted origin_x,
-                                   Counted origin_y, DriverInput<Counted> input, const Counted* s, Counted* ds) {
-    const CeEnvironment<Counted> env{&terrain, origin_x, origin_y};
-    bench_ops::tally() = OpCounts{};
-    ce_derivative(p, env, input, s, ds);
-    return bench_ops::tally();
-  }
-};
-
-// The pgs model's vehicle: ce's HMMWV as 17 bodies (fleetdyn/pgs_vehicle.h), 30 fixed sweeps.
-struct PgsBench {
-  using Model = PgsVehicleModel;
-  template <class T>
-  using Params = PgsVehicleParams<T>;
-  using Def = PgsVehicleDef;
-  static Params<double> kernel_params(const Def& d, double step) {
-    return build_pgs_vehicle_params<double>(d, step, default_terrain_desc<double>());
-  }
-  static constexpr VehicleModel kModel = VehicleModel::Pgs;
-  static constexpr bool kHasSimd = true;  // CPU: the sweeps in SIMD lanes (host/pgs/pgs_vehicle_lanes.h)
-  static constexpr const char* kScatter = CeBench::kScatter;
-  static constexpr const char* kSteerMeaning = CeBench::kSteerMeaning;
-  static constexpr const char* kSteerShort = CeBench::kSteerShort;
-
-  static Def preset() { return PgsVehicleDef{}; }
-  // 1 ms: the step issue 4 asks the vehicle to run at (semi-implicit; its stiffest force
-  // elements, the tires on the wheel bodies, are resolved well below it).
-  static double default_step(const Def&) { return 1.0e-3; }
-  template <class Draw>
-  static void scatter(Def& d, const Draw& draw) { CeBench::scatter(d.vehicle, draw); }
-  // Operations of one evaluation of the vehicle's external loads (tires, springs, dampers,
-  // driveline): the part of a pgs step that plays a derivative's role; the sweeps are in "step".
-  static OpCounts count_derivative(const Params<Counted>& p, const TerrainDesc<Counted>& terrain, Counted origin_x,
-                                   Counted origin_y, DriverInput<Counted> input, const Counted* s, Counted*) {
-    std::vector<Counted> work(s, s + pgsv::kStateSize);
-    pgsv::offset_positions(work.data(), Counted(1.0));
-    pgsv::Loads<Counted> loads;
-    bench_ops::tally() = OpCounts{};
-    pgsv::vehicle_loads(p, terrain, origin_x, origin_y, input, Counted(1e-3), pgs::Strided<Counted>{work.data(), 1, 0},
-                        loads);
-    return bench_ops::tally();
-  }
-};
-
-// Operation counts of a model at a representative state (after 2 s of the maneuver).
-struct OpProfile {
-  OpCounts derivative;  // one derivative (no diagnostics)
-  OpCounts step;        // one outer step inside run_vehicle (4 derivatives + RK4 + checks + metrics)
-  OpCounts launch;      // per call of run_vehicle, independent of the step count
-};
-
-template <class M>
-OpProfile count_ops(const typename M::Def& p, double step) {
-  using Model = typename M::Model;
-  constexpr int kSize = Model::kStateSize;
-  BatchOptions options;
-  options.backend = BackendKind::Cpu;
-  options.precision = Precision::Fp64;
-  options.step = step;
-  options.cpu_threads = 1;
-  Batch batch({p}, 1, TerrainSpec{}, options);
-  InitialCondition ic;
-  ic.speed = kSpeed;
-  batch.set_initial_conditions({ic});
-  batch.set_inputs({DriverInput<double>{kSteer, kThrottle, kBrake}});
-  batch.step(static_cast<int>(std::lround(2.0 / options.step)));
-  const std::vector<double> state = batch.state();
-  const std::vector<double> origin = batch.origins();
-
-  using ParamsC = typename M::template Params<Counted>;
-  using ParamsD = typename M::template Params<double>;
-  static_assert(sizeof(Counted) == sizeof(double) && std::is_trivially_copyable<Counted>::value, "Counted");
-  static_assert(sizeof(ParamsC) == sizeof(ParamsD) && std::is_trivially_copyable<ParamsC>::value, "layout");
-  const ParamsD pd = M::kernel_params(p, step);
-  ParamsC pc;
-  std::memcpy(static_cast<void*>(&pc), static_cast<const void*>(&pd), sizeof(pc));
-  const TerrainDesc<Counted> terrain = default_terrain_desc<Counted>();
-
-  OpProfile profile;
-  {
-    Counted s[kSize], ds[kSize];
-    for (int j = 0; j < kSize; ++j) s[j] = state[j];
-    const DriverInput<Counted> input = clamped(DriverInput<Counted>{kSteer, kThrottle, kBrake});
-    profile.derivative = M::count_derivative(pc, terrain, origin[0], origin[1], input, s, ds);
-  }
-  // run_vehicle with 1 and with 2 steps: the difference is one step, the rest per launch.
-  OpCounts runs[2];
-  for (int steps = 1; steps <= 2; ++steps) {
-    std::vector<Counted> st(state.begin(), state.end()), org(origin.begin(), origin.end());
-    std::vector<Counted> inputs{kSteer, kThrottle, kBrake}, metrics(kMetricCount, Counted(0.0));
-    metrics[metric::first_liftoff_time] = metrics[metric::diverged_time] = Counted(-1.0);
-    int step_count = 0, status = kStatusRunning;
-    BatchView<Model, Counted> view{};
-    view.vehicle_count = 1;
-    view.params = &pc;
-    view.param_count = 1;
-    view.terrain = terrain;
-    view.integrator = IntegratorSettings<Counted>{options.step, 1, true};
-    view.maneuver.table_count = 0;
-    view.state = st.data();
-    view.origin = org.data();
-    view.step_count = &step_count;
-    view.status = &status;
-    view.inputs = inputs.data();
-    view.metrics = metrics.data();
-    bench_ops::tally() = OpCounts{};
-    run_vehicle(view, 0, steps);
-    runs[steps - 1] = bench_ops::tally();
-  }
-  profile.step = runs[1] - runs[0];
-  profile.launch = runs[0] - profile.step;
-  return profile;
-}
-
-// Bytes one thread of the CUDA kernel moves to and from global memory per launch (run_vehicle):
-// state and metrics in and out, origin in and out, the three inputs, step count and status in and out.
-// The parameter struct is read too, from L1/L2 when all vehicles share it (reported separately).
-template <class T>
-double kernel_bytes_per_launch(int state_size) {
-  return double((2 * state_size + 2 * kMetricCount + 2 * 2 + 3) * sizeof(T) + 2 * 2 * sizeof(int));
-}
-
-struct Floor {
-  double compute;           // [vehicle-steps/s] peak FLOP/s / FLOP per vehicle-step
-  double compute_weighted;  // same with the weighted count
-  double memory;            // [vehicle-steps/s] HBM bandwidth / bytes per vehicle-step
-  double floor() const { return std::min(compute, memory); }
-  double floor_weighted() const { return std::min(compute_weighted, memory); }
-};
-
-Floor cuda_floor(const OpProfile& ops, int state_size, Precision precision, int steps_per_launch, double hbm) {
-  const bool fp32 = precision == Precision::Fp32;
-  const double peak = fp32 ? kPeakFp32 : kPeakFp64;
-  const double bytes = fp32 ? kernel_bytes_per_launch<float>(state_size) : kernel_bytes_per_launch<double>(state_size);
-  const double s = std::max(1, steps_per_launch);
-  Floor f;
-  f.compute = peak / (flops(ops.step) + flops(ops.launch) / s);
-  f.compute_weighted = peak / (weighted_flops(ops.step) + weighted_flops(ops.launch) / s);
-  f.memory = hbm / (bytes / s);
-  return f;
-}
-
-double hbm_for_device(const std::string& device) {
-  return device.find("H200") != std::string::npos ? kHbmH200 : kHbmH100;
-}
+using namespace bench_job;  // the scenario, the operation counts and the floor (host/bench_floor.h)
 
 // ---- machine description ------------------------------------------------------------------------
 std::string host_name() {
@@ -594,12 +281,11 @@ bool parse_two_way(const std::vector<std::string>& names, const char* what, std:
 
 int run_bench_job(const BenchConfig& config, std::ostream& log) {
   // ---- validate -----------------------------------------------------------------------------
-  std::vector<VehicleModel> models;
-  if (config.model == "pgs") {
-    models.push_back(VehicleModel::Pgs);
-  } else if (!parse_two_way(std::vector<std::string>{config.model}, "model", {"strut", VehicleModel::Strut},
-                            {"ce", VehicleModel::Ce}, models, log)) {
-    log << "fleetdyn bench: (pgs is known too)\n";
+  VehicleModel kind;
+  try {
+    kind = parse_model(config.model);
+  } catch (const Error& e) {
+    log << "fleetdyn bench: " << e.what() << "\n";
     return 2;
   }
   bool want_cpu = false, want_cuda = false;
@@ -660,11 +346,9 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
 
   BenchModel model;
   try {
-    model = models[0] == VehicleModel::Ce    ? bench_model<CeBench>()
-            : models[0] == VehicleModel::Pgs ? bench_model<PgsBench>()
-                                             : bench_model<StrutBench>();
+    model = with_model(kind, [](auto traits) { return bench_model<typename decltype(traits)::Bench>(); });
   } catch (const std::exception& e) {
-    log << "fleetdyn bench: " << model_name(models[0]) << " preset failed: " << e.what() << "\n";
+    log << "fleetdyn bench: " << model_name(kind) << " preset failed: " << e.what() << "\n";
     return 1;
   }
   // A model without a SIMD lane path (ce) runs its scalar path once, whichever paths were asked.
@@ -736,8 +420,9 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
                      {"substeps", 1},
                      {"requery_contact", true},
                      {"per_vehicle_params", model.scatter}};
-  // strut's file keeps its original content; the other models say what the steer input means.
-  if (model.name != "strut") doc["scenario"]["steer_input"] = model.steer_meaning;
+  // A model whose steer input is the usual road-wheel angle (strut) keeps its file as it was; the
+  // others say what the steer input means.
+  if (!model.steer_short.empty()) doc["scenario"]["steer_input"] = model.steer_meaning;
   doc["method"] = {{"min_wall_seconds", config.min_wall_seconds},
                    {"warmup", "chunk length doubled until one chunk (step(k) + synchronize) takes min_wall_seconds/8"},
                    {"statistic", "median over timed chunks (at least 3, until min_wall_seconds)"}};

@@ -1,62 +1,46 @@
 #include "host/model_params.h"
 
-#include <algorithm>
 #include <cstring>
 #include <type_traits>
 #include <vector>
 
-#include "fleetdyn/ce.h"
 #include "fleetdyn/error.h"
 
 namespace fleetdyn {
 
-std::vector<std::string> model_names() { return {"strut", "ce", "pgs"}; }
-
-VehicleModel parse_model(const std::string& name) {
-  if (name == "strut") return VehicleModel::Strut;
-  if (name == "ce") return VehicleModel::Ce;
-  if (name == "pgs") return VehicleModel::Pgs;
-  throw Error("unknown model '" + name + "' (known: strut, ce, pgs)");
-}
-
 ModelParams model_preset(VehicleModel model, const std::string& name) {
-  ModelParams p;
-  p.model = model;
-  p.strut = vehicle_preset(name);  // also the name check
-  // Every preset has both forms; the HMMWV is the only one so far. pgs is ce's vehicle in
-  // maximal coordinates: it takes ce's parameters.
-  if (model != VehicleModel::Strut) p.ce = hmmwv_ce_params();
-  return p;
+  return with_model(model, [&](auto host) { return ModelParams(host, decltype(host)::preset(name)); });
 }
 
 const std::vector<VehicleParamField>& model_param_fields(VehicleModel model) {
-  return model != VehicleModel::Strut ? ce_param_fields() : vehicle_param_fields();
+  return with_model(model, [](auto host) -> const std::vector<VehicleParamField>& { return decltype(host)::fields(); });
 }
 
 double* model_param_ptr(ModelParams& p, const std::string& name) {
-  return p.model != VehicleModel::Strut ? ce_param_ptr(p.ce, name) : vehicle_param_ptr(p.strut, name);
+  return p.visit([&](auto host, auto& values) { return decltype(host)::field_ptr(values, name); });
 }
 
 double model_param(const ModelParams& p, const std::string& name) {
-  return p.model != VehicleModel::Strut ? ce_param(p.ce, name) : vehicle_param(p.strut, name);
+  return p.visit([&](auto host, const auto& values) { return decltype(host)::field(values, name); });
 }
 
 void finalize_model_params(ModelParams& p) {
-  if (p.model != VehicleModel::Strut) {
-    finalize_ce_params(p.ce);
-  } else {
-    finalize_vehicle_params(p.strut);
-  }
+  p.visit([](auto host, auto& values) { decltype(host)::finalize(values); });
+}
+
+const VehicleParams<double>& model_common_params(const ModelParams& p) {
+  return p.visit([](auto host, const auto& values) -> const VehicleParams<double>& { return decltype(host)::common(values); });
 }
 
 namespace {
 
 // The eigen-analysis behind a step analysis takes milliseconds, and parsing a scenario asks for
 // the same parameter sets again and again (its extremes; the presets): the last few answers are
-// kept per thread, keyed by the parameter set's bytes (a differing byte is a miss, never a wrong
-// answer).
-template <class Params>
-StepAnalysis remembered(const Params& p, StepAnalysis (*analyse)(const Params&)) {
+// kept per thread and model, keyed by the parameter set's bytes (a differing byte is a miss,
+// never a wrong answer).
+template <class Host>
+StepAnalysis remembered(const typename Host::Params& p) {
+  using Params = typename Host::Params;
   static_assert(std::is_trivially_copyable_v<Params>, "keyed by its bytes");
   struct Entry {
     unsigned char key[sizeof(Params)];
@@ -70,7 +54,7 @@ StepAnalysis remembered(const Params& p, StepAnalysis (*analyse)(const Params&))
   }
   Entry e;
   std::memcpy(e.key, &p, sizeof p);
-  e.value = analyse(p);
+  e.value = Host::step_analysis(p);
   if (kept.size() < kKept) {
     kept.push_back(e);
   } else {
@@ -83,14 +67,7 @@ StepAnalysis remembered(const Params& p, StepAnalysis (*analyse)(const Params&))
 }  // namespace
 
 StepAnalysis model_step_analysis(const ModelParams& p) {
-  if (p.model == VehicleModel::Pgs) {
-    // Semi-implicit, not RK4: no RK4 stability bound; 1 ms, the step it is validated at
-    // (docs/models/pgs.md), or ce's default if that is shorter.
-    StepAnalysis a = remembered(p.ce, ce_step_analysis);
-    a.default_step = std::min(a.default_step, 1.0e-3);
-    return a;
-  }
-  return p.model == VehicleModel::Ce ? remembered(p.ce, ce_step_analysis) : remembered(p.strut, strut_step_analysis);
+  return p.visit([](auto host, const auto& values) { return remembered<decltype(host)>(values); });
 }
 
 }  // namespace fleetdyn

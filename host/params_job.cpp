@@ -18,7 +18,7 @@ int params_command(const std::string& model, const std::string& preset, std::ost
     err << "fleetdyn params: " << e.what() << "\n";
     return kExitBadInput;
   }
-  const std::vector<VehicleParamField>& fields = model_param_fields(p.model);
+  const std::vector<VehicleParamField>& fields = model_param_fields(p.model());
   size_t name_width = 4;
   for (const auto& f : fields) name_width = std::max(name_width, std::string(f.name).size());
   char line[512];

@@ -20,6 +20,7 @@
 #include "host/scenario.h"
 #include "host/scenario_json.h"
 #include "host/study/study_job.h"
+#include "host/vehicle_models.h"
 
 #ifndef FLEETDYN_VERSION
 #define FLEETDYN_VERSION "unknown"
@@ -72,8 +73,10 @@ void write_results_csv(const fs::path& path, Batch& batch, const Scenario& s, co
     line += r.status[static_cast<size_t>(v)] == kStatusDiverged ? ",1" : ",0";
     line += r.status[static_cast<size_t>(v)] == kStatusRolledOver ? ",1" : ",0";
     for (const auto& p : params) {
-      append_double(line += ',', batch.model() != VehicleModel::Strut ? ce_param(batch.ce_params(v), p)
-                                                                    : vehicle_param(batch.params(v), p));
+      append_double(line += ',', with_model(batch.model(), [&](auto host) {
+                      using Host = decltype(host);
+                      return Host::field(Host::batch_params(batch, v), p);
+                    }));
     }
     line += '\n';
     f.write(line);

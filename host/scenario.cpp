@@ -10,6 +10,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include "fleetdyn/vehicle.h"
 #include "host/study/study_parse.h"
@@ -50,10 +51,16 @@ const VehicleParamField& param_field(const Ctx& ctx, VehicleModel model, const Y
   if (!f) {
     const std::vector<std::string> names = param_names(model);
     const std::string hint = suggestion(name, names);
-    const std::string other = find_param_field(model != VehicleModel::Strut ? VehicleModel::Strut : VehicleModel::Ce, name)
-                                  ? " (a parameter of the other model; this scenario's model is '" +
-                                        std::string(model_name(model)) + "')"
-                                  : "";
+    // A model with another field table that knows the name (ce and pgs share ce's).
+    bool elsewhere = false;
+    for_each_model([&](auto host) {
+      if (&decltype(host)::fields() != &model_param_fields(model) && find_param_field(decltype(host)::kModel, name)) {
+        elsewhere = true;
+      }
+    });
+    const std::string other = elsewhere ? " (a parameter of the other model; this scenario's model is '" +
+                                              std::string(model_name(model)) + "')"
+                                        : "";
     ctx.fail(at, field, "unknown " + std::string(model_name(model)) + " vehicle parameter '" + name + "'" + other +
                             (hint.empty() ? " (known: " + join(names) + ")" : hint));
   }
@@ -80,7 +87,7 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
                                          suggestion(s.preset, presets));
     }
   }
-  s.params = model_preset(s.params.model, s.preset);
+  s.params = model_preset(s.params.model(), s.preset);
 
   int overrides_line = 0;
   if (const YAML::Node* o = m.find("overrides")) {
@@ -89,7 +96,7 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
       const MapReader om(ctx, *o, "vehicle.overrides", {});  // names checked below, with a suggestion
       for (const auto& e : om.entries()) {
         const std::string field = "vehicle.overrides." + e.name;
-        const VehicleParamField& f = param_field(ctx, s.params.model, e.key, field, e.name);
+        const VehicleParamField& f = param_field(ctx, s.params.model(), e.key, field, e.name);
         const double v = param_value(ctx, e.value, field, f);
         *model_param_ptr(s.params, e.name) = v;
         s.overrides.push_back({e.name, v});
@@ -115,7 +122,7 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
       const MapReader sm(ctx, items[i], field, {"name", "from", "to"});
       const YAML::Node& name_node = sm.require("name");
       const std::string name = ctx.string(name_node, field + ".name");
-      const VehicleParamField& f = param_field(ctx, s.params.model, name_node, field + ".name", name);
+      const VehicleParamField& f = param_field(ctx, s.params.model(), name_node, field + ".name", name);
       for (const auto& o : s.overrides) {
         if (o.name == name) ctx.fail(name_node, field + ".name", "'" + name + "' is also set in vehicle.overrides; give it in one place");
       }
@@ -361,7 +368,7 @@ void parse_maneuver(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
 // bounds the vehicle builder enforces, so a bad value names its line here, not a batch error.
 // `key` is the section's key, where a misplaced section is reported.
 void parse_pgs(const Ctx& ctx, const YAML::Node& key, const YAML::Node& node, Scenario& s) {
-  if (s.params.model != VehicleModel::Pgs) {
+  if (!with_model(s.params.model(), [](auto host) { return decltype(host)::kTakesPgsSolver; })) {
     ctx.fail(key, "pgs", "solver settings of the pgs model, but this scenario's model is '" + s.model +
                               "' (add 'model: pgs' or remove the section)");
   }
@@ -421,23 +428,6 @@ std::vector<ModelParams> extreme_params(const Scenario& s) {
   return out;
 }
 
-// One finalized parameter set per vehicle with the swept values.
-template <class P>
-std::vector<P> swept_params(const Scenario& s, const P& base, int vehicles) {
-  if (s.sweeps.empty()) return {base};
-  std::vector<P> out(static_cast<size_t>(vehicles), base);
-  for (int v = 0; v < vehicles; ++v) {
-    P& p = out[static_cast<size_t>(v)];
-    for (const auto& sw : s.sweeps) *param_ptr(p, sw.name) = sweep_value(sw, v, vehicles);
-    try {
-      finalize_params(p);
-    } catch (const Error& e) {
-      throw ScenarioError(s.path, 0, "vehicle.sweep", "vehicle " + std::to_string(v) + ": " + e.what());
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 BackendKind parse_backend(const std::string& name) {
@@ -477,7 +467,7 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   if (const YAML::Node* n = top.find("model")) {
     s.model = ctx.string(*n, "model");
     try {
-      s.params.model = parse_model(s.model);
+      s.params = model_preset(parse_model(s.model), s.preset);  // the vehicle section may pick another preset
     } catch (const Error& e) {
       ctx.fail(*n, "model", e.what() + suggestion(s.model, model_names()));
     }
@@ -485,7 +475,7 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   if (const YAML::Node* n = top.find("vehicle")) {
     parse_vehicle(ctx, *n, s);
   } else {
-    s.params = model_preset(s.params.model, s.preset);
+    s.params = model_preset(s.params.model(), s.preset);
   }
   if (const YAML::Node* n = top.find("terrain")) {
     parse_terrain(ctx, *n, s, top.find("study") != nullptr);
@@ -541,8 +531,8 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   }
   if (const YAML::Node* n = top.find("contact_requery")) {
     s.contact_requery = ctx.boolean(*n, "contact_requery");
-    if (!s.contact_requery && s.params.model != VehicleModel::Strut) {
-      ctx.fail(*n, "contact_requery", std::string("false is a strut option: the ") + model_name(s.params.model) +
+    if (!s.contact_requery && !with_model(s.params.model(), [](auto host) { return decltype(host)::kContactRequeryOptional; })) {
+      ctx.fail(*n, "contact_requery", std::string("false is a strut option: the ") + model_name(s.params.model()) +
                                           " model queries the terrain at every stage");
     }
   }
@@ -587,53 +577,6 @@ Scenario load_scenario(const std::string& path) {
     throw ScenarioError(path, 0, "", "is larger than " + std::to_string(kMaxScenarioBytes >> 20) + " MiB: not a scenario file");
   }
   return parse_scenario(text, path);
-}
-
-double sweep_value(const ParamSweep& sw, int v, int n) {
-  if (n <= 1) return sw.from;
-  return sw.from + (sw.to - sw.from) * static_cast<double>(v) / static_cast<double>(n - 1);
-}
-
-std::vector<VehicleParams<double>> scenario_vehicle_params(const Scenario& s, int vehicles) {
-  if (s.params.model != VehicleModel::Strut) throw Error(s.path + ": the scenario's model is '" + s.model + "', not strut");
-  return swept_params(s, s.params.strut, vehicles);
-}
-
-std::vector<CeParams<double>> scenario_ce_params(const Scenario& s, int vehicles) {
-  if (s.params.model == VehicleModel::Strut) throw Error(s.path + ": the scenario's model is '" + s.model + "', not ce or pgs");
-  return swept_params(s, s.params.ce, vehicles);
-}
-
-std::vector<PgsVehicleDef> pgs_vehicle_defs(const std::vector<CeParams<double>>& vehicles, const PgsVehicleDef& solver) {
-  std::vector<PgsVehicleDef> defs(vehicles.size(), solver);  // a copy of the whole def: new settings flow too
-  for (size_t v = 0; v < vehicles.size(); ++v) defs[v].vehicle = vehicles[v];
-  return defs;
-}
-
-BatchOptions scenario_batch_options(const Scenario& s) {
-  BatchOptions bo;
-  bo.backend = s.backend;
-  bo.precision = s.precision;
-  bo.step = s.step;
-  bo.substeps = s.substeps;
-  bo.requery_contact = s.contact_requery;
-  bo.cpu_threads = s.cpu_threads;
-  bo.capsize_roll = s.capsize_roll_deg * kPi / 180.0;
-  return bo;
-}
-
-Batch scenario_batch(const Scenario& s) {
-  const BatchOptions bo = scenario_batch_options(s);
-  Batch batch = s.params.model == VehicleModel::Ce    ? Batch(scenario_ce_params(s, s.vehicles), s.vehicles, s.terrain, bo)
-                : s.params.model == VehicleModel::Pgs ? Batch(pgs_vehicle_defs(scenario_ce_params(s, s.vehicles), s.pgs), s.vehicles, s.terrain, bo)
-                                                      : Batch(scenario_vehicle_params(s, s.vehicles), s.vehicles, s.terrain, bo);
-  apply_driver(batch, s.driver, s.maneuver);  // the driver first: set_initial_conditions starts the run
-  batch.set_initial_conditions({s.initial});
-  return batch;
-}
-
-long long scenario_step_count(const Scenario& s) {
-  return std::max<long long>(1, std::llround(s.duration / s.step));
 }
 
 }  // namespace fleetdyn

@@ -112,7 +112,7 @@ struct Scenario {
   std::string text;  // the file's original text (echoed into summary.json)
 
   std::string name;
-  std::string model = "strut";          // as written; params.model is the parsed value
+  std::string model = "strut";          // as written; params.model() is the parsed value
   std::string preset = "hmmwv";
   std::vector<ParamOverride> overrides;  // file order
   std::vector<ParamSweep> sweeps;

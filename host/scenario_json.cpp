@@ -85,7 +85,8 @@ json scenario_json(const Scenario& s) {
   j["backend"] = backend_name(s.backend);
   j["cpu_threads"] = s.cpu_threads;
   j["capsize_roll_deg"] = s.capsize_roll_deg;
-  if (s.params.model == VehicleModel::Pgs) {  // the solver settings the run used, given or default
+  // The solver settings the run used, given or default, for a model that takes them.
+  if (with_model(s.params.model(), [](auto host) { return decltype(host)::kTakesPgsSolver; })) {
     const PgsVehicleDef& p = s.pgs;
     const bool rows = p.wheel_contact == pgsv::WheelContact::Rows;
     json solver = {{"iterations", p.iterations}, {"baumgarte", p.baumgarte}, {"warm_start", p.warm_start},

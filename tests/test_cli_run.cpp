@@ -354,7 +354,7 @@ TEST(ParamsCommand, ListsEveryOverridableParameterWithItsPresetValue) {
     ASSERT_EQ(params_command(model, "hmmwv", out, err), kExitOk) << err.str();
     const std::string text = out.str();
     const ModelParams p = model_preset(parse_model(model), "hmmwv");
-    for (const auto& f : model_param_fields(p.model)) {
+    for (const auto& f : model_param_fields(p.model())) {
       const std::string name = f.name;
       const size_t at = text.find("\n" + name + " ");
       ASSERT_NE(at, std::string::npos) << model << " " << name;

@@ -53,8 +53,8 @@ TEST(Scenario, DefaultParsesToExpectedValues) {
   EXPECT_TRUE(s.overrides.empty());
   // The preset, finalized, with the CG height swept across the batch.
   const VehicleParams<double> preset = hmmwv_params();
-  EXPECT_EQ(s.params.strut.total_mass, preset.total_mass);
-  EXPECT_EQ(s.params.strut.body_mass, preset.body_mass);
+  EXPECT_EQ(s.params.of<StrutHost>().total_mass, preset.total_mass);
+  EXPECT_EQ(s.params.of<StrutHost>().body_mass, preset.body_mass);
   ASSERT_EQ(s.sweeps.size(), 1u);
   EXPECT_EQ(s.sweeps[0].name, "cg_height");
   EXPECT_EQ(s.sweeps[0].from, 0.687);
@@ -216,15 +216,15 @@ TEST(Scenario, CeScenarioUsesTheCeTable) {
       "model: ce\nvehicle:\n  overrides: {chassis_mass: 2500, tire.mu: 0.7}\n"
       "  sweep: {name: chassis_com_z, from: 0.2, to: 0.6}\nvehicles: 5\nduration: 1.0\n",
       "ce.yaml");
-  EXPECT_EQ(s.params.model, VehicleModel::Ce);
-  EXPECT_EQ(s.params.ce.chassis_mass, 2500.0);
-  EXPECT_EQ(s.params.ce.vehicle.tire.mu, 0.7);
+  EXPECT_EQ(s.params.model(), VehicleModel::Ce);
+  EXPECT_EQ(s.params.of<CeHost>().chassis_mass, 2500.0);
+  EXPECT_EQ(s.params.of<CeHost>().vehicle.tire.mu, 0.7);
   EXPECT_TRUE(s.step_is_default);
   // The sweep's two ends bound the default step: the smaller of their ce defaults.
   double expected_step = 1.0;
   for (double z : {0.2, 0.6}) {
     ModelParams p = s.params;
-    p.ce.chassis_com.z = z;
+    p.of<CeHost>().chassis_com.z = z;
     expected_step = std::min(expected_step, model_step_analysis(p).default_step);
   }
   EXPECT_EQ(s.step, expected_step);
@@ -411,7 +411,7 @@ TEST(Scenario, SweepGivesLinearSpread) {
     EXPECT_NEAR(params[v].cg_height, 0.6 + 0.3 * v / 4.0, 1e-15) << v;
     EXPECT_EQ(params[v].tire.mu, 0.8);
     // Finalized per vehicle: the wheel mounts follow the COM height.
-    VehicleParams<double> p = s.params.strut;
+    VehicleParams<double> p = s.params.of<StrutHost>();
     p.cg_height = params[v].cg_height;
     finalize_vehicle_params(p);
     EXPECT_EQ(params[v].wheel_attach[0].z, p.wheel_attach[0].z) << v;
@@ -581,9 +581,9 @@ TEST(Scenario, StrutPartsSwitchOffByOverride) {
   const Scenario s = parse_scenario(
       "duration: 1\nvehicle: {preset: hmmwv, overrides: {linkage_geometry: 0, progressive_spring: 0, tire_force_at_contact: 0}}\n",
       "x.yaml");
-  EXPECT_EQ(s.params.strut.linkage_geometry, 0.0);
-  EXPECT_EQ(s.params.strut.progressive_spring, 0.0);
-  EXPECT_EQ(s.params.strut.tire_force_at_contact, 0.0);
+  EXPECT_EQ(s.params.of<StrutHost>().linkage_geometry, 0.0);
+  EXPECT_EQ(s.params.of<StrutHost>().progressive_spring, 0.0);
+  EXPECT_EQ(s.params.of<StrutHost>().tire_force_at_contact, 0.0);
   EXPECT_EQ(hmmwv_params().linkage_geometry, 1.0);  // the preset has them on
   std::string m = parse_error("duration: 1\nvehicle: {preset: hmmwv, overrides: {linkage_geometry: 2}}\n", "y.yaml").what();
   EXPECT_NE(m.find("y.yaml:2"), std::string::npos) << m;

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <type_traits>
+#include <variant>
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/ce_fields.h"
@@ -17,6 +18,7 @@
 #include "fleetdyn/vehicle.h"
 #include "host/convert_scalars.h"
 #include "host/cuda_engine.h"
+#include "host/env/env_models.h"
 #include "host/env/env_storage.h"
 
 namespace fleetdyn {
@@ -54,404 +56,14 @@ std::vector<std::string> default_observations(EnvTask task) {
 
 namespace {
 
-int feature_index(const std::string& name) {
-  const auto& features = observation_features();
-  for (size_t i = 0; i < features.size(); ++i) {
-    if (name == features[i].name) return static_cast<int>(i);
-  }
-  std::string known;
-  for (const auto& f : features) known += (known.empty() ? "" : ", ") + std::string(f.name);
-  throw Error("VectorEnv: observations: unknown feature '" + name + "' (known: " + known + ")");
-}
-
-void require(bool ok, const std::string& field, const std::string& what) {
-  if (!ok) throw Error("VectorEnv: " + field + ": " + what);
-}
-
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);  // 1e-300 stays 1e-300, not 0
-  return buf;
-}
-
-void require_range(double value, double lo, double hi, const std::string& field) {
-  require(value >= lo && value <= hi, field, "must be in [" + num(lo) + ", " + num(hi) + "], got " + num(value));
-}
-
-// The host side of each model in the env: its base parameter type, field table by name,
-// finalization and precision conversion.
-template <class Model>
-struct HostModel;
-
-template <>
-struct HostModel<StrutModel> {
-  using Params = VehicleParams<double>;
-  static constexpr const char* kWhat = "vehicle parameter";
-  static const std::vector<VehicleParamField>& fields() { return vehicle_param_fields(); }
-  static double* ptr(Params& p, const std::string& name) { return vehicle_param_ptr(p, name); }
-  static void finalize(Params& p) { finalize_vehicle_params(p); }
-  template <class T>
-  static VehicleParams<T> convert(const Params& p) { return convert_params<T>(p); }
-};
-
-template <>
-struct HostModel<CeModel> {
-  using Params = CeParams<double>;
-  static constexpr const char* kWhat = "ce parameter";
-  static const std::vector<VehicleParamField>& fields() { return ce_param_fields(); }
-  static double* ptr(Params& p, const std::string& name) { return ce_param_ptr(p, name); }
-  static void finalize(Params& p) { finalize_ce_params(p); }
-  template <class T>
-  static CeParams<T> convert(const Params& p) { return convert_ce_params<T>(p); }
-};
-
-// Index of a named parameter's scalar in the model's parameter struct (a struct of T only, so
-// the same index in float and double).
-template <class Model>
-int param_index(const std::string& name, const std::string& field) {
-  typename HostModel<Model>::Params p{};
-  const double* ptr = HostModel<Model>::ptr(p, name);
-  if (!ptr) throw Error("VectorEnv: " + field + ": unknown " + HostModel<Model>::kWhat + " '" + name + "'");
-  return static_cast<int>(ptr - reinterpret_cast<const double*>(&p));
-}
-
-int param_index(VehicleModel model, const std::string& name, const std::string& field) {
-  return model == VehicleModel::Ce ? param_index<CeModel>(name, field) : param_index<StrutModel>(name, field);
-}
-
-template <class Model>
-const VehicleParamField& param_field(const std::string& name) {
-  for (const VehicleParamField& f : HostModel<Model>::fields()) {
-    if (name == f.name) return f;
-  }
-  throw Error(std::string("VectorEnv: unknown ") + HostModel<Model>::kWhat + " '" + name + "'");
-}
-
-template <class Model>
-double param_value(const typename HostModel<Model>::Params& p, const std::string& name) {
-  return *HostModel<Model>::ptr(const_cast<typename HostModel<Model>::Params&>(p), name);
-}
-
-// ce fields the env does not draw at reset, and why: each is tied at construction to values the
-// device does not recompute.
-const char* ce_fixed_reason(const std::string& name) {
-  const auto starts = [&name](const char* prefix) { return name.rfind(prefix, 0) == 0; };
-  if (starts("bump_stop_length") || starts("rebound_stop_length")) {
-    return "make_ce_params derives the bump travel limit from the stop lengths, and their order is checked with the "
-           "geometry";
-  }
-  if (starts("droop_limit_lca") || starts("bump_limit_lca")) {
-    return "the travel limits are set from the linkage's geometry when the parameters are made";
-  }
-  if (starts("travel_limit_stiffness")) return "the travel limits' stiffness sets the fastest mode, hence the stable step";
-  if (name == "max_steer") return "the steering's assembly at full lock is searched on the host";
-  return nullptr;
-}
-
-// strut fields the env does not draw at reset, and why: the model's parts are switched, not scattered.
-const char* strut_fixed_reason(const std::string& name) {
-  if (name == "tire_force_at_contact" || name == "linkage_geometry" || name == "progressive_spring") {
-    return "a part of the model, on (1) or off (0): set it on the base parameters (set_base_param)";
-  }
-  return nullptr;
-}
-
-const char* fixed_reason(VehicleModel model, const std::string& name) {
-  return model == VehicleModel::Ce ? ce_fixed_reason(name) : strut_fixed_reason(name);
-}
-
-// ce fields that move the rest state or enter a validity check of finalize_ce_params (inertias,
-// the spring's free length against the bump stop): the host solves the rest state at every
-// corner of their randomized box. The others (tire slip, damping, driveline, brakes, steering
-// lag) only need their range.
-const std::vector<std::string>& ce_statics_fields() {
-  static const std::vector<std::string> names = {
-      "chassis_mass", "chassis_com_x", "chassis_com_y", "chassis_com_z", "chassis_inertia_xx", "chassis_inertia_yy",
-      "chassis_inertia_zz", "wheel_mass", "wheel_spin_inertia", "wheel_transverse_inertia", "spring_free_length_front",
-      "spring_free_length_rear", "spring_rate_front", "spring_rate_rear", "spring_cubic_front", "spring_cubic_rear",
-      "gravity", "tire.unloaded_radius", "tire.vertical_stiffness"};
-  return names;
-}
-
-constexpr int kMaxCeStaticsRandomized = 10;  // 2^10 rest-state solves at construction, ~1 s
-
-std::vector<ParamRandomization> default_randomization(const VectorEnvConfig& c) {
-  if (c.model == VehicleModel::Ce) {
-    // The strut default's scatter on the same vehicle: the chassis carries the payload; the CG
-    // height range of strut's x[0.95, 1.1] on its 0.687 m, as an offset of the chassis COM.
-    const double com_z = c.ce_vehicle.chassis_com.z;
-    return {{"chassis_mass", 0.9, 1.15, true},
-            {"chassis_com_z", com_z - 0.035, com_z + 0.07, false},
-            {"tire.mu", 0.7, 1.0, false},
-            {"spring_rate_front", 0.85, 1.15, true},
-            {"spring_rate_rear", 0.85, 1.15, true}};
-  }
-  return {{"total_mass", 0.9, 1.15, true},
-          {"cg_height", 0.95, 1.1, true},
-          {"tire.mu", 0.7, 1.0, false},
-          {"wheel_rate_front", 0.85, 1.15, true},
-          {"wheel_rate_rear", 0.85, 1.15, true}};
-}
-
-std::string randomize_field(size_t r, const ParamRandomization& pr) {
-  return "randomize[" + std::to_string(r) + "] (" + pr.name + ")";
-}
-
-// The entries on their own: known and randomizable names, each once, finite ordered bounds.
-void check_randomization_entries(VehicleModel model, const std::vector<ParamRandomization>& set) {
-  std::set<std::string> seen;
-  for (size_t r = 0; r < set.size(); ++r) {
-    const ParamRandomization& pr = set[r];
-    const std::string field = randomize_field(r, pr);
-    param_index(model, pr.name, field);
-    if (const char* why = fixed_reason(model, pr.name)) {
-      std::string allowed;
-      for (const std::string& n : env_randomizable_params(model)) allowed += (allowed.empty() ? "" : ", ") + n;
-      require(false, field,
-              std::string("not randomizable in the ") + (model == VehicleModel::Ce ? "ce" : "strut") + " env: " + why +
-                  " (randomizable: " + allowed + ")");
-    }
-    require(seen.insert(pr.name).second, field, "randomized twice");
-    require(std::isfinite(pr.lo) && std::isfinite(pr.hi) && pr.lo <= pr.hi, field,
-            "needs finite lo <= hi, got [" + num(pr.lo) + ", " + num(pr.hi) + "]");
-    if (pr.relative) require(pr.lo > 0.0, field, "a relative range needs lo > 0, got " + num(pr.lo));
-  }
-  require(set.size() <= static_cast<size_t>(env::kMaxRandomized), "randomize",
-          "at most " + std::to_string(env::kMaxRandomized) + " parameters");
-}
-
-// Every value entry r can draw for base set b lies in the field's allowed range; returns [lo, hi].
-template <class Model>
-std::pair<double, double> checked_draw_range(const ParamRandomization& pr, size_t r,
-                                             const typename HostModel<Model>::Params& base, size_t b, size_t bases) {
-  const VehicleParamField& f = param_field<Model>(pr.name);
-  const double value = param_value<Model>(base, pr.name);
-  const double lo = pr.relative ? value * pr.lo : pr.lo, hi = pr.relative ? value * pr.hi : pr.hi;
-  require(lo >= f.min && hi <= f.max, randomize_field(r, pr),
-          "draws [" + num(lo) + ", " + num(hi) + "] " + f.unit + (bases > 1 ? " for base set " + std::to_string(b) : "") +
-              ", outside the allowed [" + num(f.min) + ", " + num(f.max) + "]");
-  return {lo, hi};
-}
-
-// strut: every draw inside the field's allowed range, and the worst corner (lightest vehicle
-// with the heaviest wheels, lowest CG with the largest tire) still a valid vehicle.
-void check_randomization(const std::vector<ParamRandomization>& set, const std::vector<VehicleParams<double>>& bases) {
-  check_randomization_entries(VehicleModel::Strut, set);
-  for (size_t b = 0; b < bases.size(); ++b) {
-    VehicleParams<double> worst = bases[b];
-    for (size_t r = 0; r < set.size(); ++r) {
-      const ParamRandomization& pr = set[r];
-      const auto [lo, hi] = checked_draw_range<StrutModel>(pr, r, bases[b], b, bases.size());
-      const bool low_is_worse = pr.name == "total_mass" || pr.name == "cg_height";
-      const bool high_is_worse = pr.name == "unsprung_mass_front" || pr.name == "unsprung_mass_rear" || pr.name == "tire.unloaded_radius";
-      if (low_is_worse) *vehicle_param_ptr(worst, pr.name) = lo;
-      if (high_is_worse) *vehicle_param_ptr(worst, pr.name) = hi;
-    }
-    try {
-      finalize_vehicle_params(worst);
-    } catch (const Error& e) {
-      throw Error(std::string("VectorEnv: randomize: the extreme draws make an invalid vehicle: ") + e.what());
-    }
-  }
-}
-
-// ce: every draw inside the field's allowed range; and at every corner of the box the
-// statics fields (ce_statics_fields) span, a valid vehicle (finalize_ce_params) whose rest state
-// exists (the Newton solve the device runs converges), stands on all four tires and rests inside
-// the suspension's travel limits. The validity checks are convex in the parameters (inertia
-// tensors, linear inequalities) and the rest state is smooth in them, so the corners stand for
-// the box. Base sets that differ only in statics values (e.g. a chassis mass per env) share one
-// box, the envelope of their ranges, so per-env values cost no more than one set.
-void check_randomization(const std::vector<ParamRandomization>& set, const std::vector<CeParams<double>>& bases) {
-  check_randomization_entries(VehicleModel::Ce, set);
-  const std::vector<std::string>& statics = ce_statics_fields();
-  struct Box {
-    CeParams<double> representative;
-    std::vector<double> lo, hi;  // per statics field
-    size_t first_base;
-  };
-  std::vector<Box> boxes;
-  std::map<std::string, size_t> box_of;  // the base's bytes with the statics fields zeroed
-  for (size_t b = 0; b < bases.size(); ++b) {
-    std::vector<double> lo(statics.size()), hi(statics.size());
-    for (size_t k = 0; k < statics.size(); ++k) lo[k] = hi[k] = ce_param(bases[b], statics[k]);
-    for (size_t r = 0; r < set.size(); ++r) {
-      const auto range = checked_draw_range<CeModel>(set[r], r, bases[b], b, bases.size());
-      const auto it = std::find(statics.begin(), statics.end(), set[r].name);
-      if (it != statics.end()) {
-        lo[static_cast<size_t>(it - statics.begin())] = range.first;
-        hi[static_cast<size_t>(it - statics.begin())] = range.second;
-      }
-    }
-    CeParams<double> blank = bases[b];
-    for (const std::string& name : statics) *ce_param_ptr(blank, name) = 0.0;
-    const std::string key(reinterpret_cast<const char*>(&blank), sizeof blank);
-    const auto found = box_of.find(key);
-    if (found == box_of.end()) {
-      box_of.emplace(key, boxes.size());
-      boxes.push_back({bases[b], lo, hi, b});
-    } else {
-      Box& box = boxes[found->second];
-      for (size_t k = 0; k < statics.size(); ++k) {
-        box.lo[k] = std::min(box.lo[k], lo[k]);
-        box.hi[k] = std::max(box.hi[k], hi[k]);
-      }
-    }
-  }
-  for (const Box& box : boxes) {
-    std::vector<size_t> varying;
-    for (size_t k = 0; k < statics.size(); ++k) {
-      if (box.lo[k] != box.hi[k]) varying.push_back(k);
-    }
-    require(varying.size() <= static_cast<size_t>(kMaxCeStaticsRandomized), "randomize",
-            "at most " + std::to_string(kMaxCeStaticsRandomized) +
-                " of the ce parameters that move the rest state (masses, COM, inertias, springs, tire radius and "
-                "stiffness, gravity) may vary at once (randomized or between base sets): the host checks the rest "
-                "state at every corner of their range");
-    const std::string of_set = boxes.size() > 1 ? " (base set " + std::to_string(box.first_base) + " and those like it)" : "";
-    for (size_t corner = 0; corner < (size_t(1) << varying.size()); ++corner) {
-      CeParams<double> p = box.representative;
-      std::string at;
-      for (size_t k = 0; k < statics.size(); ++k) *ce_param_ptr(p, statics[k]) = box.lo[k];
-      for (size_t j = 0; j < varying.size(); ++j) {
-        const size_t k = varying[j];
-        const double value = (corner >> j) & 1u ? box.hi[k] : box.lo[k];
-        *ce_param_ptr(p, statics[k]) = value;
-        at += (at.empty() ? "" : ", ") + statics[k] + " = " + num(value);
-      }
-      const std::string where = (at.empty() ? std::string("the base vehicle") : "the draw " + at) + of_set;
-      try {
-        finalize_ce_params(p);
-      } catch (const Error& e) {
-        throw Error("VectorEnv: randomize: " + where + " makes an invalid vehicle: " + e.what());
-      }
-      std::vector<double> s(kCeStateSize);
-      const CeRestSolution<double> rest = ce_rest_solve(p, 0.0, s.data());
-      require(rest.converged, "randomize",
-              where + ": no static equilibrium found (the rest-state Newton solve ends at residual " + num(rest.residual) +
-                  ")");
-      for (int i = 0; i < kCorners; ++i) {
-        static const char* const kCornerNames[] = {"front left", "front right", "rear left", "rear right"};
-        const CeAxleForces<double>& a = p.axle[i / 2];
-        const double lca = s[ce::kLca + i];
-        require(rest.tire_load[i] > 0.0, "randomize", where + ": the " + kCornerNames[i] + " tire carries no load at rest");
-        require(lca > a.droop_limit_lca && lca < a.bump_limit_lca, "randomize",
-                where + ": the " + kCornerNames[i] + " suspension rests on its travel limit (LCA angle " + num(lca) +
-                    " rad, limits [" + num(a.droop_limit_lca) + ", " + num(a.bump_limit_lca) + "])");
-      }
-    }
-  }
-}
-
-// The config with every default filled in, checked.
-VectorEnvConfig resolve(VectorEnvConfig c) {
-  require(c.num_envs >= 1, "num_envs", "must be at least 1, got " + std::to_string(c.num_envs));
-  const bool ce = c.model == VehicleModel::Ce;
-  require(ce || c.model == VehicleModel::Strut, "model", "unknown model (strut and ce have a vector env)");
-  if (ce) {
-    if (c.ce_vehicle.chassis_mass == 0.0) c.ce_vehicle = hmmwv_ce_params();
-    try {
-      finalize_ce_params(c.ce_vehicle);
-    } catch (const Error& e) {
-      throw Error(std::string("VectorEnv: ce_vehicle: ") + e.what());
-    }
-  } else {
-    if (c.vehicle.total_mass == 0.0) c.vehicle = hmmwv_params();
-    try {
-      finalize_vehicle_params(c.vehicle);
-    } catch (const Error& e) {
-      throw Error(std::string("VectorEnv: vehicle: ") + e.what());
-    }
-  }
-  // Default step: the model's own, from the base vehicle's stiffest mode (RK4 stability with
-  // margin; HMMWV: strut 1 ms, ce 2 ms); default control rate 50 Hz.
-  if (c.physics_step < 0.0) {
-    try {
-      c.physics_step = ce ? ce_step_analysis(c.ce_vehicle).default_step : strut_default_step(c.vehicle);
-    } catch (const Error& e) {
-      throw Error(std::string("VectorEnv: physics_step: the default comes from the base vehicle's step analysis, which "
-                              "failed (give physics_step, or fix the vehicle): ") + e.what());
-    }
-  }
-  require(c.physics_step >= 1.0e-6 && c.physics_step <= 0.05, "physics_step", "must be in [1e-6, 0.05] s, got " + num(c.physics_step));
-  if (c.decimation < 0) c.decimation = std::max(1, static_cast<int>(std::lround(0.02 / c.physics_step)));
-  require(c.decimation >= 1 && c.decimation <= 100000, "decimation", "must be in [1, 100000], got " + std::to_string(c.decimation));
-  // The episode's step count is an int.
-  const double most_time = 1.0e9 * c.physics_step * c.decimation;
-  require(c.time_limit > 0.0 && c.time_limit <= most_time, "time_limit",
-          "must be in (0, " + num(most_time) + "] s (1e9 env steps), got " + num(c.time_limit));
-  for (auto [value, field] : {std::pair{c.steer_rate, "steer_rate"}, {c.throttle_rate, "throttle_rate"}, {c.brake_rate, "brake_rate"}}) {
-    require(value > 0.0 && std::isfinite(value), field, "must be positive, got " + num(value));
-  }
-  if (c.observations.empty()) c.observations = default_observations(c.task);
-  require(c.observations.size() <= static_cast<size_t>(env::kMaxFeatures), "observations",
-          "at most " + std::to_string(env::kMaxFeatures) + " features");
-  std::set<std::string> seen;
-  for (const std::string& f : c.observations) {
-    feature_index(f);
-    require(seen.insert(f).second, "observations", "feature '" + f + "' listed twice");
-  }
-  require(c.lookahead_points >= 1 && c.lookahead_points <= env::kMaxLookahead, "lookahead_points",
-          "must be in [1, " + std::to_string(env::kMaxLookahead) + "], got " + std::to_string(c.lookahead_points));
-  require(c.lookahead_spacing > 0.0, "lookahead_spacing", "must be positive, got " + num(c.lookahead_spacing));
-  require(c.track_points >= 2 && c.track_points <= 100000, "track_points", "must be in [2, 100000], got " + std::to_string(c.track_points));
-  require(c.track_spacing > 0.0 && c.track_spacing <= 100.0, "track_spacing", "must be in (0, 100] m, got " + num(c.track_spacing));
-  require(c.track_max_curvature >= 0.0 && c.track_max_curvature <= 0.5, "track_max_curvature",
-          "must be in [0, 0.5] 1/m, got " + num(c.track_max_curvature));
-  require(c.track_wavelength_min > 0.0 && c.track_wavelength_min <= c.track_wavelength_max, "track_wavelength_min",
-          "needs 0 < track_wavelength_min <= track_wavelength_max");
-  require(c.track_straight >= 0.0, "track_straight", "must not be negative");
-  const double track_length = (c.track_points - 1) * c.track_spacing;
-  require(track_length > (c.lookahead_points + 1) * c.lookahead_spacing + 10.0, "track_points",
-          "the track (" + num(track_length) + " m) must be longer than the look-ahead span plus 10 m");
-  require(c.road_half_width > 0.0, "road_half_width", "must be positive, got " + num(c.road_half_width));
-  require(c.speed_min >= 0.0 && c.speed_min <= c.speed_max && c.speed_max <= 60.0, "speed_min",
-          "needs 0 <= speed_min <= speed_max <= 60 m/s");
-  require(c.target_speed_min >= 0.0 && c.target_speed_min <= c.target_speed_max && c.target_speed_max <= 60.0,
-          "target_speed_min", "needs 0 <= target_speed_min <= target_speed_max <= 60 m/s");
-  require(c.lateral_offset_max >= 0.0 && c.lateral_offset_max < c.road_half_width, "lateral_offset_max",
-          "must be in [0, road_half_width)");
-  require_range(c.heading_offset_max, 0.0, 1.5, "heading_offset_max");
-  require(c.rollover_angle > 0.0 && c.rollover_angle <= 1.5707963267948966, "rollover_angle", "must be in (0, pi/2] rad");
-  require(c.rollover_lift_time > 0.0, "rollover_lift_time", "must be positive");
-  const bool speed_task = c.task == EnvTask::ReachSpeed;
-  const auto weight = [](double& w, double fallback, const char* field) {
-    if (w < 0.0) w = fallback;
-    require(std::isfinite(w), field, "must be finite");
-  };
-  weight(c.w_progress, speed_task ? 0.0 : 1.0, "w_progress");
-  weight(c.w_lateral, speed_task ? 0.2 : 1.0, "w_lateral");
-  weight(c.w_heading, speed_task ? 0.0 : 1.0, "w_heading");
-  weight(c.w_speed, speed_task ? 1.0 : 0.0, "w_speed");
-  weight(c.w_steer_change, 0.1, "w_steer_change");
-  weight(c.w_pedal_change, 0.05, "w_pedal_change");
-  weight(c.w_crash, 50.0, "w_crash");
-  if (c.use_default_randomization) {
-    std::vector<ParamRandomization> all = default_randomization(c);
-    for (const ParamRandomization& r : c.randomize) {
-      auto same = std::find_if(all.begin(), all.end(), [&r](const ParamRandomization& d) { return d.name == r.name; });
-      if (same != all.end()) {
-        *same = r;  // the user's range replaces the default's
-      } else {
-        all.push_back(r);
-      }
-    }
-    c.randomize = all;
-    c.use_default_randomization = false;  // resolved: the list is now the whole set
-  }
-  if (ce) {
-    check_randomization(c.randomize, std::vector<CeParams<double>>{c.ce_vehicle});
-  } else {
-    check_randomization(c.randomize, std::vector<VehicleParams<double>>{c.vehicle});
-  }
-  if (speed_task) {
-    iso8608_reference_psd(c.road.road_class);  // throws on a bad class
-    require(c.road.width > 2.0 * c.road_half_width + 3.0, "road.width", "must exceed 2 road_half_width + 3 m");
-    require(c.road.length > track_length + 40.0, "road.length",
-            "must exceed the track (" + num(track_length) + " m) + 40 m: each episode starts somewhere on the road");
-  }
-  return c;
-}
+using env_checks::check_randomization;
+using env_checks::feature_index;
+using env_checks::param_index;
+using env_checks::resolve;
+using env_checks::with_env_model;
+using env_checks::num;
+using env_checks::randomize_field;
+using env_checks::require;
 
 template <class T>
 env::EnvConfig<T> device_config(const VectorEnvConfig& c) {
@@ -506,7 +118,9 @@ env::EnvConfig<T> device_config(const VectorEnvConfig& c) {
   d.randomized_count = static_cast<int>(c.randomize.size());
   for (int r = 0; r < d.randomized_count; ++r) {
     const ParamRandomization& pr = c.randomize[static_cast<size_t>(r)];
-    d.randomized[r] = {param_index(c.model, pr.name, "randomize"), pr.relative ? 1 : 0, T(pr.lo), T(pr.hi)};
+    const int index =
+        with_env_model(c.model, "model", [&](auto host) { return param_index<decltype(host)>(pr.name, "randomize"); });
+    d.randomized[r] = {index, pr.relative ? 1 : 0, T(pr.lo), T(pr.hi)};
   }
   d.seed = c.seed;
   return d;
@@ -540,8 +154,10 @@ class TypedEnv {
   virtual std::vector<double> static_loads() = 0;            // after fetch()
 };
 
-template <class Model, class T>
+template <class Host, class T>
 class TypedEnvImpl final : public TypedEnv {
+  using Model = typename Host::Model;
+
  public:
   TypedEnvImpl(const VectorEnvConfig& c, const TerrainSpec& terrain, std::unique_ptr<EnvEngine<Model, T>> engine)
       : engine_(std::move(engine)) {
@@ -549,11 +165,7 @@ class TypedEnvImpl final : public TypedEnv {
     host_.terrain = convert_terrain<T>(terrain.desc);
     for (double h : terrain.heightfield) host_.heightfield.push_back(T(h));
     host_.integrator = IntegratorSettings<T>{T(c.physics_step), 1, true};
-    if constexpr (std::is_same_v<Model, CeModel>) {
-      host_.base_params = {HostModel<Model>::template convert<T>(c.ce_vehicle)};
-    } else {
-      host_.base_params = {HostModel<Model>::template convert<T>(c.vehicle)};
-    }
+    host_.base_params = {Host::template to_precision<T>(Host::Env::base(c))};
     host_.allocate(c.num_envs);
     engine_->upload_all(host_);
     engine_->reset(host_, nullptr);
@@ -588,9 +200,9 @@ class TypedEnvImpl final : public TypedEnv {
  private:
   template <class P>
   void set_base(const std::vector<P>& params) {
-    if constexpr (std::is_same_v<P, typename HostModel<Model>::Params>) {
+    if constexpr (std::is_same_v<P, typename Host::Params>) {
       host_.base_params.clear();
-      for (const auto& p : params) host_.base_params.push_back(HostModel<Model>::template convert<T>(p));
+      for (const auto& p : params) host_.base_params.push_back(Host::template to_precision<T>(p));
       engine_->upload_base_params(host_);
     } else {
       throw Error("VectorEnv: internal error: parameters of another model");
@@ -603,17 +215,17 @@ class TypedEnvImpl final : public TypedEnv {
   std::unique_ptr<EnvEngine<Model, T>> engine_;
 };
 
-template <class Model, class T>
+template <class Host, class T>
 std::unique_ptr<TypedEnv> make_typed_env(const VectorEnvConfig& c, const TerrainSpec& terrain, BackendKind backend) {
+  using Model = typename Host::Model;
   auto engine = backend == BackendKind::Cuda ? make_cuda_env_engine<Model, T>()
                                              : make_cpu_env_engine<Model, T>(c.cpu_threads, c.cpu_simd);
-  return std::make_unique<TypedEnvImpl<Model, T>>(c, terrain, std::move(engine));
+  return std::make_unique<TypedEnvImpl<Host, T>>(c, terrain, std::move(engine));
 }
 
 template <class T>
 std::unique_ptr<TypedEnv> make_typed_env(const VectorEnvConfig& c, const TerrainSpec& terrain, BackendKind backend) {
-  return c.model == VehicleModel::Ce ? make_typed_env<CeModel, T>(c, terrain, backend)
-                                     : make_typed_env<StrutModel, T>(c, terrain, backend);
+  return with_env_model(c.model, "model", [&](auto host) { return make_typed_env<decltype(host), T>(c, terrain, backend); });
 }
 
 }  // namespace
@@ -624,8 +236,17 @@ struct VectorEnv::Impl {
   BackendKind backend = BackendKind::Cpu;
   std::string device;
   std::unique_ptr<TypedEnv> typed;
-  std::vector<VehicleParams<double>> base_params;  // strut
-  std::vector<CeParams<double>> ce_base_params;    // ce
+  // The base parameter sets, finalized: one or one per env, of the model's Params type.
+  std::variant<
+#define FLEETDYN_MODEL_BASES(id, name, host) std::vector<host::Params>,
+      FLEETDYN_VEHICLE_MODELS(FLEETDYN_MODEL_BASES)
+#undef FLEETDYN_MODEL_BASES
+          std::monostate>
+      bases;
+  template <class Host>
+  std::vector<typename Host::Params>& bases_of() {
+    return std::get<static_cast<size_t>(Host::kModel)>(bases);
+  }
 
   template <class E>
   std::vector<E> read(const E* TypedEnv::Outputs::*member, size_t per_env) {
@@ -640,11 +261,10 @@ struct VectorEnv::Impl {
 VectorEnv::VectorEnv(VectorEnvConfig config) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.config = resolve(std::move(config));
-  if (m.config.model == VehicleModel::Ce) {
-    m.ce_base_params = {m.config.ce_vehicle};
-  } else {
-    m.base_params = {m.config.vehicle};
-  }
+  with_env_model(m.config.model, "model", [&m](auto host) {
+    using Host = decltype(host);
+    m.bases.emplace<static_cast<size_t>(Host::kModel)>(std::vector<typename Host::Params>{Host::Env::base(m.config)});
+  });
   const env::EnvConfig<double> resolved = device_config<double>(m.config);
   m.obs_dim = resolved.obs_dim;
   m.max_episode_steps = resolved.max_episode_steps;
@@ -755,31 +375,31 @@ std::vector<int32_t> VectorEnv::read_end_reasons() { return impl_->read(&TypedEn
 namespace {
 
 // The base sets of a model, finalized and checked against the randomization, into the env.
-template <class Model>
-void set_model_base_params(VectorEnv::Impl& m, int num_envs, const std::vector<typename HostModel<Model>::Params>& params,
-                           std::vector<typename HostModel<Model>::Params>& current) {
+template <class Host>
+void set_model_base_params(VectorEnv::Impl& m, int num_envs, const std::vector<typename Host::Params>& params,
+                           std::vector<typename Host::Params>& current) {
   if (params.size() != 1 && params.size() != static_cast<size_t>(num_envs)) {
     throw Error("VectorEnv::set_base_params: expected 1 or " + std::to_string(num_envs) + " parameter sets, got " +
                 std::to_string(params.size()));
   }
-  std::vector<typename HostModel<Model>::Params> finalized = params;
+  std::vector<typename Host::Params> finalized = params;
   for (size_t e = 0; e < finalized.size(); ++e) {
     try {
-      HostModel<Model>::finalize(finalized[e]);
+      Host::finalize(finalized[e]);
     } catch (const Error& err) {
       throw Error("VectorEnv::set_base_params: set " + std::to_string(e) + ": " + err.what());
     }
   }
-  check_randomization(m.config.randomize, finalized);
+  check_randomization<Host>(m.config.randomize, finalized);
   current = finalized;
   m.typed->set_base_params(finalized);
 }
 
 // One named parameter of every base set (values: 1 or num_envs, each in the field's range).
-template <class Model>
+template <class Host>
 void set_model_base_param(VectorEnv::Impl& m, int num_envs, const std::string& name, const std::vector<double>& values,
-                          std::vector<typename HostModel<Model>::Params>& current) {
-  const VehicleParamField& f = param_field<Model>(name);
+                          std::vector<typename Host::Params>& current) {
+  const VehicleParamField& f = env_checks::param_field<Host>(name);
   if (values.size() != 1 && values.size() != static_cast<size_t>(num_envs)) {
     throw Error("VectorEnv::set_base_param(" + name + "): expected 1 or " + std::to_string(num_envs) + " values, got " +
                 std::to_string(values.size()));
@@ -791,52 +411,62 @@ void set_model_base_param(VectorEnv::Impl& m, int num_envs, const std::string& n
     }
   }
   const size_t count = std::max(values.size(), current.size());
-  std::vector<typename HostModel<Model>::Params> sets(count);
+  std::vector<typename Host::Params> sets(count);
   for (size_t e = 0; e < count; ++e) {
     sets[e] = current[current.size() == 1 ? 0 : e];
-    *HostModel<Model>::ptr(sets[e], name) = values[values.size() == 1 ? 0 : e];
+    *Host::field_ptr(sets[e], name) = values[values.size() == 1 ? 0 : e];
   }
-  set_model_base_params<Model>(m, num_envs, sets, current);
+  set_model_base_params<Host>(m, num_envs, sets, current);
 }
 
 }  // namespace
 
 std::vector<std::string> env_randomizable_params(VehicleModel model) {
-  std::vector<std::string> names;
-  const auto& fields = model == VehicleModel::Ce ? ce_param_fields() : vehicle_param_fields();
-  for (const VehicleParamField& f : fields) {
-    if (!fixed_reason(model, f.name)) names.push_back(f.name);
-  }
-  return names;
+  return with_env_model(model, "model", [](auto host) {
+    using Host = decltype(host);
+    std::vector<std::string> names;
+    for (const VehicleParamField& f : Host::fields()) {
+      if (!Host::Env::fixed_reason(f.name)) names.push_back(f.name);
+    }
+    return names;
+  });
 }
 
+namespace {
+// The base sets P given to an env: its model's own type, or an error naming the type to pass.
+template <class P>
+void set_base_params_of(VectorEnv::Impl& m, int num_envs, const std::vector<P>& params) {
+  with_env_model(m.config.model, "model", [&](auto host) {
+    using Host = decltype(host);
+    if constexpr (std::is_same_v<typename Host::Params, P>) {
+      set_model_base_params<Host>(m, num_envs, params, m.bases_of<Host>());
+    } else {
+      throw Error(std::string("VectorEnv::set_base_params: this env runs the ") + model_name(Host::kModel) +
+                  " model: pass " + Host::Env::kParamsHint);
+    }
+  });
+}
+}  // namespace
+
 void VectorEnv::set_base_params(const std::vector<VehicleParams<double>>& params) {
-  Impl& m = *impl_;
-  if (m.config.model != VehicleModel::Strut) {
-    throw Error("VectorEnv::set_base_params: this env runs the ce model: pass CeParams (e.g. hmmwv_ce_params())");
-  }
-  set_model_base_params<StrutModel>(m, num_envs(), params, m.base_params);
+  set_base_params_of(*impl_, num_envs(), params);
 }
 
 void VectorEnv::set_base_params(const std::vector<CeParams<double>>& params) {
-  Impl& m = *impl_;
-  if (m.config.model != VehicleModel::Ce) {
-    throw Error("VectorEnv::set_base_params: this env runs the strut model: pass VehicleParams (e.g. hmmwv_params())");
-  }
-  set_model_base_params<CeModel>(m, num_envs(), params, m.ce_base_params);
+  set_base_params_of(*impl_, num_envs(), params);
 }
 
 void VectorEnv::set_base_param(const std::string& name, const std::vector<double>& values) {
   Impl& m = *impl_;
-  if (m.config.model == VehicleModel::Ce) {
-    set_model_base_param<CeModel>(m, num_envs(), name, values, m.ce_base_params);
-  } else {
-    set_model_base_param<StrutModel>(m, num_envs(), name, values, m.base_params);
-  }
+  with_env_model(m.config.model, "model", [&](auto host) {
+    using Host = decltype(host);
+    set_model_base_param<Host>(m, num_envs(), name, values, m.bases_of<Host>());
+  });
 }
 
 std::vector<double> VectorEnv::episode_param(const std::string& name) {
-  const int index = param_index(impl_->config.model, name, "episode_param");
+  const int index = with_env_model(impl_->config.model, "model",
+                                   [&](auto host) { return param_index<decltype(host)>(name, "episode_param"); });
   impl_->typed->fetch();
   return impl_->typed->episode_param(index);
 }

@@ -116,7 +116,7 @@ SampleSetup sample_setup(const Scenario& s, const double* values, int64_t sample
     double* mu = model_param_ptr(out.params, "tire.mu");
     const double base = s.terrain.desc.mu_scale;
     *mu = base > 0.0 ? *mu * mu_scale / base : 0.0;
-    for (const auto& f : model_param_fields(s.params.model)) {
+    for (const auto& f : model_param_fields(s.params.model())) {
       if (std::string(f.name) == "tire.mu" && !(*mu >= f.min && *mu <= f.max)) {
         out.valid = false;
         out.invalid_reason = "terrain.mu_scale = " + number_text(mu_scale) + " makes tire.mu " + number_text(*mu) +
@@ -178,26 +178,20 @@ void apply_sample_drivers(Batch& batch, const Scenario& s, const std::vector<con
 }  // namespace
 
 Batch sample_batch(const Scenario& s, const std::vector<const SampleSetup*>& setups) {
-  std::vector<VehicleParams<double>> strut;
-  std::vector<CeParams<double>> ce;
   std::vector<InitialCondition> initial;
-  for (const SampleSetup* su : setups) {
-    if (s.params.model != VehicleModel::Strut) {
-      ce.push_back(su->params.ce);
-    } else {
-      strut.push_back(su->params.strut);
-    }
-    initial.push_back(su->initial);
-  }
+  for (const SampleSetup* su : setups) initial.push_back(su->initial);
   const int n = static_cast<int>(setups.size());
   const BatchOptions bo = scenario_batch_options(s);
   TerrainSpec terrain = s.terrain;
   if (sample_terrain_varies(s)) {
     for (const SampleSetup* su : setups) terrain.variation.push_back(su->terrain);
   }
-  Batch batch = s.params.model == VehicleModel::Ce    ? Batch(ce, n, std::move(terrain), bo)
-                : s.params.model == VehicleModel::Pgs ? Batch(pgs_vehicle_defs(ce, s.pgs), n, std::move(terrain), bo)
-                                                      : Batch(strut, n, std::move(terrain), bo);
+  Batch batch = with_model(s.params.model(), [&](auto host) {
+    using Host = decltype(host);
+    std::vector<typename Host::Params> params;  // each sample's own
+    for (const SampleSetup* su : setups) params.push_back(su->params.of<Host>());
+    return Batch(Host::batch_defs(std::move(params), s.pgs), n, std::move(terrain), bo);
+  });
   apply_sample_drivers(batch, s, setups);  // the driver first: set_initial_conditions starts the run
   batch.set_initial_conditions(initial);
   return batch;

@@ -164,7 +164,7 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
       return p;
     }
   }
-  for (const auto& f : model_param_fields(s.params.model)) {
+  for (const auto& f : model_param_fields(s.params.model())) {
     if (name == f.name) {
       p.unit = f.unit;
       p.min = f.min;
@@ -177,7 +177,7 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
     }
   }
   std::vector<std::string> known;
-  for (const auto& f : model_param_fields(s.params.model)) known.emplace_back(f.name);
+  for (const auto& f : model_param_fields(s.params.model())) known.emplace_back(f.name);
   for (const ExtraName& e : kExtraNames) known.emplace_back(e.name);
   const bool terrain = name.rfind("terrain.", 0) == 0;
   ctx.fail(key, field,
@@ -186,8 +186,8 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
                      "terrain.relief_scale) and position (terrain.offset_x, terrain.offset_y); the shape itself "
                      "(length, width, dx, dy, seed, slope, radius, ...) is shared by all vehicles of a batch" +
                          suggestion(name, known)
-                   : "unknown parameter '" + name + "' of a " + std::string(model_name(s.params.model)) +
-                         " study (vehicle parameters: `fleetdyn params --model " + model_name(s.params.model) +
+                   : "unknown parameter '" + name + "' of a " + std::string(model_name(s.params.model())) +
+                         " study (vehicle parameters: `fleetdyn params --model " + model_name(s.params.model()) +
                          "`; also initial.speed, initial.yaw_deg, initial.x, initial.y, maneuver.steer_scale, "
                          "maneuver.time_scale, terrain.mu_scale, terrain.class, terrain.roughness, "
                          "terrain.relief_scale, terrain.offset_x, terrain.offset_y, driver.amplitude, driver.rate, "
@@ -280,7 +280,7 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   {
     // The path events' thresholds; the vehicle width from the driver or the model.
     PathEventCriteria& pe = st.path_events;
-    const VehicleParams<double>& vp = s.params.model != VehicleModel::Strut ? s.params.ce.vehicle : s.params.strut;
+    const VehicleParams<double>& vp = model_common_params(s.params);
     pe.vehicle_width = s.driver.vehicle_width > 0.0 ? s.driver.vehicle_width
                                                     : std::max(vp.track_front, vp.track_rear) + vp.tire.width;
     const YAML::Node* lane = m.find("lane_departure");

@@ -28,22 +28,26 @@
 
 #include "fleetdyn/backend.h"
 #include "fleetdyn/driver.h"
-#include "fleetdyn/physics/ce_params.h"
 #include "fleetdyn/physics/driveline.h"
 #include "fleetdyn/physics/driver.h"
-#include "fleetdyn/physics/metrics.h"
-#include "fleetdyn/physics/strut_model.h"
-#include "fleetdyn/physics/vehicle_params.h"
-#include "fleetdyn/pgs_vehicle.h"
+#include "fleetdyn/physics/terrain.h"
+#include "fleetdyn/vehicle_models.h"
 
 namespace fleetdyn {
 
-enum class VehicleModel { Strut, Ce, Pgs };
-
-const char* model_name(VehicleModel m);  // "strut", "ce", "pgs"
-// The most vehicles a batch of the model takes: the engines index its [field][vehicle] arrays
-// (state, metrics, driver state) with ints.
-int max_vehicles(VehicleModel m);
+// The models' parameter types: fleetdyn/vehicle.h (strut, and the strut-only read-backs
+// energy() and diagnostics()), fleetdyn/ce.h, fleetdyn/pgs_vehicle.h.
+template <class T>
+struct VehicleParams;
+template <class T>
+struct CeParams;
+template <class T>
+struct PgsVehicleParams;
+struct PgsVehicleDef;
+template <class T>
+struct EnergyLedger;
+template <class T>
+struct StrutDiagnostics;
 
 // Terrain of a batch, host side (owns the heightfield data the device copy points into).
 struct TerrainSpec {
@@ -167,8 +171,8 @@ class Batch {
   // Total mechanical energy [J] of one vehicle (kinetic, gravity, springs, tire vertical), in
   // fp64 from its current state; either model.
   double mechanical_energy(int vehicle);
-  // strut only (throw for ce): energy ledger and force diagnostics of one vehicle, in fp64 (with a
-  // driver, at its last command).
+  // strut only (throw for ce and pgs): energy ledger and force diagnostics of one vehicle, in fp64
+  // (with a driver, at its last command); fleetdyn/vehicle.h defines their types.
   EnergyLedger<double> energy(int vehicle);
   StrutDiagnostics<double> diagnostics(int vehicle);
   // Overwrite one vehicle's raw state (same layout as state()), e.g. for tests and resets.

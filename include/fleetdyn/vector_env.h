@@ -3,10 +3,10 @@
 // truncated out, every env step; each env step runs `decimation` physics steps (default: the
 // model's default physics step, 50 Hz control).
 //
-// Models: strut (VehicleModel::Strut, the default) and ce (VehicleModel::Ce, the 14-DOF
+// Models: strut (the default) and ce (the 14-DOF
 // constraint-embedding vehicle; base parameters in VectorEnvConfig::ce_vehicle). Everything
 // below holds for both; docs/design/vector-env.md says where they differ (step, randomizable
-// parameters, initial state).
+// parameters, initial state). The pgs model has no vector env: it is refused by name.
 //
 //   fleetdyn::VectorEnvConfig config;                 // path following, strut HMMWV, fp32
 //   config.num_envs = 4096;
@@ -59,7 +59,7 @@ enum class MemorySpace { Host, Device };
 // factor on the env's base value. strut: any scalar of FLEETDYN_VEHICLE_PARAM_FIELDS
 // (physics/vehicle_params.h); derived fields (static loads, preloads, inertias' reciprocals ...)
 // follow. ce: the scalars of FLEETDYN_CE_PARAM_FIELDS (fleetdyn/ce_fields.h) except the stops,
-// travel limits and max_steer (env_randomizable_params(VehicleModel::Ce) lists them); each
+// travel limits and max_steer (env_randomizable_params(parse_model("ce")) lists them); each
 // episode starts at the rest state of the parameters it drew.
 struct ParamRandomization {
   std::string name;       // e.g. "total_mass", "cg_height", "tire.mu"; ce: "chassis_mass", "chassis_com_z" ...

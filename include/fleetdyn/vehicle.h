@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetdyn/physics/strut_model.h"  // EnergyLedger, StrutDiagnostics: Batch::energy(), diagnostics()
 #include "fleetdyn/physics/vehicle_params.h"
 
 namespace fleetdyn {

@@ -13,6 +13,7 @@
 #include "fleetdyn/physics/metrics.h"
 #include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/vehicle.h"
+#include "host/vehicle_models.h"
 
 #ifdef FLEETDYN_PY_HAVE_SCENARIOS
 #include "host/scenario.h"
@@ -75,13 +76,6 @@ std::vector<P> params_from(const py::object& params, int n, const P& preset, Ptr
   }
   for (auto& p : out) finalize(p);
   return out;
-}
-
-// The Batch's models; VectorEnv's parse_model knows strut and ce only (it has no pgs env).
-VehicleModel batch_model(const std::string& name) {
-  if (name == "pgs") return VehicleModel::Pgs;
-  if (name == "strut" || name == "ce") return parse_model(name);
-  throw py::value_error("unknown model '" + name + "' (known: strut, ce, pgs)");
 }
 
 // pgs: the solver settings as a dict with the keys of a scenario's `pgs:` section
@@ -345,33 +339,21 @@ void bind_batch(py::module_& m) {
             o.cpu_threads = cpu_threads;
             o.cpu_simd = cpu_simd;
             TerrainSpec t = terrain_from(terrain);
-            if (kind != VehicleModel::Pgs && !pgs.is_none()) {
-              throw py::value_error("pgs: solver settings of the pgs model, but model is '" + model + "'");
-            }
-            if (kind == VehicleModel::Strut) {
-              auto p = params_from<VehicleParams<double>>(
-                  params, num_vehicles, hmmwv_params(), [](VehicleParams<double>& q, const std::string& n) { return vehicle_param_ptr(q, n); },
-                  [](VehicleParams<double>& q) { finalize_vehicle_params(q); }, "VehicleParams");
-              o.step = step.is_none() ? strut_default_step(p[0]) : given_step;
-              py::gil_scoped_release nogil;
-              return Batch(std::move(p), num_vehicles, std::move(t), o);
-            }
-            auto p = params_from<CeParams<double>>(
-                params, num_vehicles, hmmwv_ce_params(), [](CeParams<double>& q, const std::string& n) { return ce_param_ptr(q, n); },
-                [](CeParams<double>& q) { finalize_ce_params(q); }, "CeParams");
-            if (kind == VehicleModel::Pgs) {
-              // ce's vehicles with the solver settings. Default step: 1 ms, the step the pgs
-              // vehicle is validated at, or ce's if shorter (as host/model_params.cpp for scenarios).
-              const PgsVehicleDef solver = pgs_solver_from(pgs);
-              std::vector<PgsVehicleDef> defs(p.size(), solver);
-              for (size_t v = 0; v < p.size(); ++v) defs[v].vehicle = p[v];
-              o.step = step.is_none() ? std::min(ce_step_analysis(p[0]).default_step, 1.0e-3) : given_step;
+            return with_model(kind, [&](auto host) {
+              using Host = decltype(host);
+              using P = typename Host::Params;
+              if (!Host::kTakesPgsSolver && !pgs.is_none()) {
+                throw py::value_error("pgs: solver settings of the pgs model, but model is '" + model + "'");
+              }
+              // The model's HMMWV, the parameters given, and the model's default step.
+              auto p = params_from<P>(
+                  params, num_vehicles, Host::preset("hmmwv"), [](P& q, const std::string& n) { return Host::field_ptr(q, n); },
+                  [](P& q) { Host::finalize(q); }, Host::kParamsTypeName);
+              o.step = step.is_none() ? Host::step_analysis(p[0]).default_step : given_step;
+              auto defs = Host::batch_defs(std::move(p), pgs_solver_from(pgs));
               py::gil_scoped_release nogil;
               return Batch(std::move(defs), num_vehicles, std::move(t), o);
-            }
-            o.step = step.is_none() ? ce_step_analysis(p[0]).default_step : given_step;
-            py::gil_scoped_release nogil;
-            return Batch(std::move(p), num_vehicles, std::move(t), o);
+            });
           }),
           py::arg("num_vehicles") = 1, py::arg("model") = "strut", py::arg("params") = py::none(),
           py::arg("terrain") = py::none(), py::arg("backend") = "auto", py::arg("precision") = "fp64",

@@ -22,7 +22,10 @@ void bind_env(py::module_& m);
 void bind_buffer_view(py::module_& m);
 
 // Name parsers: throw py::value_error naming the allowed values.
+// A vector env's model (those with Host::kHasEnv); raises ValueError naming them.
 VehicleModel parse_model(const std::string& name);
+// A Batch's model, any registered; raises ValueError naming them.
+VehicleModel batch_model(const std::string& name);
 BackendKind parse_backend(const std::string& name);
 Precision parse_precision(const std::string& name);
 

@@ -7,14 +7,34 @@
 
 #include "common.h"
 #include "fleetdyn/error.h"
+#include "host/vehicle_models.h"
 
 namespace fleetdyn {
 namespace py_bindings {
 
+VehicleModel batch_model(const std::string& name) {
+  try {
+    return fleetdyn::parse_model(name);
+  } catch (const Error& e) {
+    throw py::value_error(e.what());
+  }
+}
+
 VehicleModel parse_model(const std::string& name) {
-  if (name == "strut") return VehicleModel::Strut;
-  if (name == "ce") return VehicleModel::Ce;
-  throw py::value_error("unknown model '" + name + "' (known: strut, ce)");
+  std::string known;  // the models with a vector env
+  for_each_model([&](auto host) {
+    if (decltype(host)::kHasEnv) known += std::string(known.empty() ? "" : ", ") + model_name(decltype(host)::kModel);
+  });
+  VehicleModel m;
+  try {
+    m = fleetdyn::parse_model(name);
+  } catch (const Error&) {
+    throw py::value_error("unknown model '" + name + "' (known: " + known + ")");
+  }
+  if (!with_model(m, [](auto host) { return decltype(host)::kHasEnv; })) {
+    throw py::value_error("the " + name + " model has no vector env (models with one: " + known + ")");
+  }
+  return m;
 }
 
 BackendKind parse_backend(const std::string& name) {

@@ -1,0 +1,141 @@
+// VectorEnv: its configuration's defaults and checks, per model through the models' env traits
+// (host/strut/strut_env.h, host/ce/ce_env.h).
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "fleetdyn/error.h"
+#include "fleetdyn/rough_road.h"
+#include "fleetdyn/physics/env/env_config.h"
+#include "host/env/env_models.h"
+
+namespace fleetdyn {
+namespace env_checks {
+
+int feature_index(const std::string& name) {
+  const auto& features = observation_features();
+  for (size_t i = 0; i < features.size(); ++i) {
+    if (name == features[i].name) return static_cast<int>(i);
+  }
+  std::string known;
+  for (const auto& f : features) known += (known.empty() ? "" : ", ") + std::string(f.name);
+  throw Error("VectorEnv: observations: unknown feature '" + name + "' (known: " + known + ")");
+}
+
+namespace {
+
+void require_range(double value, double lo, double hi, const std::string& field) {
+  require(value >= lo && value <= hi, field, "must be in [" + num(lo) + ", " + num(hi) + "], got " + num(value));
+}
+
+}  // namespace
+
+template <class Host>
+VectorEnvConfig resolve_for(VectorEnvConfig c);
+
+// The config with every default filled in, checked.
+VectorEnvConfig resolve(VectorEnvConfig c) {
+  require(c.num_envs >= 1, "num_envs", "must be at least 1, got " + std::to_string(c.num_envs));
+  return with_env_model(c.model, "model", [&](auto host) { return resolve_for<decltype(host)>(std::move(c)); });
+}
+
+// resolve() for the model's traits Host.
+template <class Host>
+VectorEnvConfig resolve_for(VectorEnvConfig c) {
+  using Env = typename Host::Env;
+  Env::default_base(c);
+  try {
+    Host::finalize(Env::base(c));
+  } catch (const Error& e) {
+    throw Error(std::string("VectorEnv: ") + Env::kConfigField + ": " + e.what());
+  }
+  // Default step: the model's own, from the base vehicle's stiffest mode (RK4 stability with
+  // margin; HMMWV: strut 1 ms, ce 2 ms); default control rate 50 Hz.
+  if (c.physics_step < 0.0) {
+    try {
+      c.physics_step = Host::step_analysis(Env::base(c)).default_step;
+    } catch (const Error& e) {
+      throw Error(std::string("VectorEnv: physics_step: the default comes from the base vehicle's step analysis, which "
+                              "failed (give physics_step, or fix the vehicle): ") + e.what());
+    }
+  }
+  require(c.physics_step >= 1.0e-6 && c.physics_step <= 0.05, "physics_step", "must be in [1e-6, 0.05] s, got " + num(c.physics_step));
+  if (c.decimation < 0) c.decimation = std::max(1, static_cast<int>(std::lround(0.02 / c.physics_step)));
+  require(c.decimation >= 1 && c.decimation <= 100000, "decimation", "must be in [1, 100000], got " + std::to_string(c.decimation));
+  // The episode's step count is an int.
+  const double most_time = 1.0e9 * c.physics_step * c.decimation;
+  require(c.time_limit > 0.0 && c.time_limit <= most_time, "time_limit",
+          "must be in (0, " + num(most_time) + "] s (1e9 env steps), got " + num(c.time_limit));
+  for (auto [value, field] : {std::pair{c.steer_rate, "steer_rate"}, {c.throttle_rate, "throttle_rate"}, {c.brake_rate, "brake_rate"}}) {
+    require(value > 0.0 && std::isfinite(value), field, "must be positive, got " + num(value));
+  }
+  if (c.observations.empty()) c.observations = default_observations(c.task);
+  require(c.observations.size() <= static_cast<size_t>(env::kMaxFeatures), "observations",
+          "at most " + std::to_string(env::kMaxFeatures) + " features");
+  std::set<std::string> seen;
+  for (const std::string& f : c.observations) {
+    feature_index(f);
+    require(seen.insert(f).second, "observations", "feature '" + f + "' listed twice");
+  }
+  require(c.lookahead_points >= 1 && c.lookahead_points <= env::kMaxLookahead, "lookahead_points",
+          "must be in [1, " + std::to_string(env::kMaxLookahead) + "], got " + std::to_string(c.lookahead_points));
+  require(c.lookahead_spacing > 0.0, "lookahead_spacing", "must be positive, got " + num(c.lookahead_spacing));
+  require(c.track_points >= 2 && c.track_points <= 100000, "track_points", "must be in [2, 100000], got " + std::to_string(c.track_points));
+  require(c.track_spacing > 0.0 && c.track_spacing <= 100.0, "track_spacing", "must be in (0, 100] m, got " + num(c.track_spacing));
+  require(c.track_max_curvature >= 0.0 && c.track_max_curvature <= 0.5, "track_max_curvature",
+          "must be in [0, 0.5] 1/m, got " + num(c.track_max_curvature));
+  require(c.track_wavelength_min > 0.0 && c.track_wavelength_min <= c.track_wavelength_max, "track_wavelength_min",
+          "needs 0 < track_wavelength_min <= track_wavelength_max");
+  require(c.track_straight >= 0.0, "track_straight", "must not be negative");
+  const double track_length = (c.track_points - 1) * c.track_spacing;
+  require(track_length > (c.lookahead_points + 1) * c.lookahead_spacing + 10.0, "track_points",
+          "the track (" + num(track_length) + " m) must be longer than the look-ahead span plus 10 m");
+  require(c.road_half_width > 0.0, "road_half_width", "must be positive, got " + num(c.road_half_width));
+  require(c.speed_min >= 0.0 && c.speed_min <= c.speed_max && c.speed_max <= 60.0, "speed_min",
+          "needs 0 <= speed_min <= speed_max <= 60 m/s");
+  require(c.target_speed_min >= 0.0 && c.target_speed_min <= c.target_speed_max && c.target_speed_max <= 60.0,
+          "target_speed_min", "needs 0 <= target_speed_min <= target_speed_max <= 60 m/s");
+  require(c.lateral_offset_max >= 0.0 && c.lateral_offset_max < c.road_half_width, "lateral_offset_max",
+          "must be in [0, road_half_width)");
+  require_range(c.heading_offset_max, 0.0, 1.5, "heading_offset_max");
+  require(c.rollover_angle > 0.0 && c.rollover_angle <= 1.5707963267948966, "rollover_angle", "must be in (0, pi/2] rad");
+  require(c.rollover_lift_time > 0.0, "rollover_lift_time", "must be positive");
+  const bool speed_task = c.task == EnvTask::ReachSpeed;
+  const auto weight = [](double& w, double fallback, const char* field) {
+    if (w < 0.0) w = fallback;
+    require(std::isfinite(w), field, "must be finite");
+  };
+  weight(c.w_progress, speed_task ? 0.0 : 1.0, "w_progress");
+  weight(c.w_lateral, speed_task ? 0.2 : 1.0, "w_lateral");
+  weight(c.w_heading, speed_task ? 0.0 : 1.0, "w_heading");
+  weight(c.w_speed, speed_task ? 1.0 : 0.0, "w_speed");
+  weight(c.w_steer_change, 0.1, "w_steer_change");
+  weight(c.w_pedal_change, 0.05, "w_pedal_change");
+  weight(c.w_crash, 50.0, "w_crash");
+  if (c.use_default_randomization) {
+    std::vector<ParamRandomization> all = Env::default_randomization(c);
+    for (const ParamRandomization& r : c.randomize) {
+      auto same = std::find_if(all.begin(), all.end(), [&r](const ParamRandomization& d) { return d.name == r.name; });
+      if (same != all.end()) {
+        *same = r;  // the user's range replaces the default's
+      } else {
+        all.push_back(r);
+      }
+    }
+    c.randomize = all;
+    c.use_default_randomization = false;  // resolved: the list is now the whole set
+  }
+  check_randomization<Host>(c.randomize, std::vector<typename Host::Params>{Env::base(c)});
+  if (speed_task) {
+    iso8608_reference_psd(c.road.road_class);  // throws on a bad class
+    require(c.road.width > 2.0 * c.road_half_width + 3.0, "road.width", "must exceed 2 road_half_width + 3 m");
+    require(c.road.length > track_length + 40.0, "road.length",
+            "must exceed the track (" + num(track_length) + " m) + 40 m: each episode starts somewhere on the road");
+  }
+  return c;
+}
+
+}  // namespace env_checks
+}  // namespace fleetdyn

@@ -1,0 +1,87 @@
+// Host traits of the strut model (docs/models/strut.md): everything the host decides for it, from
+// its parameters by name to placing a vehicle on the terrain and reading it back. Registered in
+// FLEETDYN_VEHICLE_MODELS (fleetdyn/vehicle_models.h); host/vehicle_models.h dispatches to it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "fleetdyn/batch.h"
+#include "fleetdyn/pgs_vehicle.h"
+#include "fleetdyn/physics/strut_batch.h"
+#include "fleetdyn/physics/strut_initial.h"
+#include "fleetdyn/vehicle.h"
+#include "host/vehicle_snapshot.h"
+
+namespace fleetdyn {
+
+struct StrutEnv;  // host/strut/strut_env.h
+struct StrutBench;  // host/strut/strut_bench.h
+
+inline constexpr RigidStateLayout strut_rigid_state{strut::kPos, strut::kQuat, strut::kVel, strut::kOmega,
+                                                  strut::kWheelSpin, false};
+
+struct StrutHost {
+  static constexpr VehicleModel kModel = VehicleModel::Strut;
+  using Model = StrutModel;              // kernel traits (physics/strut_batch.h)
+  using Params = VehicleParams<double>;  // the parameters named in scenarios and results.csv
+  using Def = Params;                    // what Batch's constructor takes per vehicle
+  static constexpr const char* kParamsTypeName = "VehicleParams";  // Params in the Python API
+  static constexpr int kStateSize = kStrutStateSize;
+  static constexpr bool kContactRequeryOptional = true;  // BatchOptions::requery_contact = false allowed
+  static constexpr bool kHasEnv = true;                  // a vector env (fleetdyn/vector_env.h)
+  using Env = StrutEnv;      // its vector env support (host/strut/strut_env.h)
+  using Bench = StrutBench;  // `fleetdyn bench` (host/strut/strut_bench.h)
+  static constexpr bool kTakesPgsSolver = false;         // a scenario's `pgs:` section
+
+  // ---- parameters by name (scenarios, studies, `fleetdyn params`) ----
+  static Params preset(const std::string& name) { return vehicle_preset(name); }
+  static const std::vector<VehicleParamField>& fields() { return vehicle_param_fields(); }
+  static double* field_ptr(Params& p, const std::string& name) { return vehicle_param_ptr(p, name); }
+  static double field(const Params& p, const std::string& name) { return vehicle_param(p, name); }
+  static void finalize(Params& p) { finalize_vehicle_params(p); }
+  static StepAnalysis step_analysis(const Params& p) { return strut_step_analysis(p); }
+  // The tire, driveline and brakes every model shares.
+  static const VehicleParams<double>& common(const Params& p) { return p; }
+  template <class T>
+  static typename Model::template Params<T> to_precision(const Params& p) { return convert_params<T>(p); }
+  // A batch's vehicles from their parameter sets (the pgs solver settings do not apply).
+  static std::vector<Def> batch_defs(std::vector<Params> p, const PgsVehicleDef&) { return p; }
+  // Vehicle v's parameters as a batch holds them.
+  static const Params& batch_params(const Batch& b, int v) { return b.params(v); }
+
+  // ---- a batch's vehicles (host/batch_model.h) ----
+  struct Vehicles {
+    std::vector<Params> params;
+  };
+  static Vehicles vehicles(std::vector<Def> defs) { return {std::move(defs)}; }
+  static size_t count(const Vehicles& vs) { return vs.params.size(); }
+  static const VehicleParams<double>& common(const Vehicles& vs, int v) { return vehicle_entry(vs.params, v); }
+  static const VehicleParams<double>* strut_params(const Vehicles& vs, int v) { return &vehicle_entry(vs.params, v); }
+  static const CeParams<double>* ce_params(const Vehicles&, int) { return nullptr; }
+  static const PgsVehicleParams<double>* pgs_params(const Vehicles&, int) { return nullptr; }
+  // Once the batch's options and terrain are known (nothing to build).
+  static void prepare(Vehicles&, const BatchOptions&, const TerrainDesc<double>&) {}
+  static const std::vector<Params>& kernel_params(const Vehicles& vs) { return vs.params; }
+
+  // Placing vehicles at rest on the terrain (Batch::set_initial_conditions): cheap, one thread.
+  struct Placement {
+    bool parallel = false;
+  };
+  static Placement placement(const Vehicles&, const std::vector<InitialCondition>&) { return {}; }
+  static void place(const Vehicles& vs, const Placement&, int v, const InitialCondition& ic,
+                    const TerrainDesc<double>& terrain, std::vector<double>& s, double* origin_x, double* origin_y) {
+    strut_initial_state(vehicle_entry(vs.params, v), terrain, ic.x, ic.y, ic.yaw, ic.speed, s.data(), origin_x, origin_y);
+  }
+
+  // Read-back (Batch::snapshots): a rigid-body state whose frame is the body COM.
+  static constexpr const RigidStateLayout* kRigidState = &strut_rigid_state;
+  static Vec3<double> com_offset(const Vehicles&, int) { return {}; }
+  static void snapshot(const Vehicles&, int, const double*, double, double, VehicleSnapshot&) {}  // kRigidState's
+  static double mechanical_energy(const Vehicles& vs, int v, const TerrainDesc<double>& ground, double origin_x,
+                                  double origin_y, const std::vector<double>& s) {
+    return strut_energy(vehicle_entry(vs.params, v), ground, origin_x, origin_y, s.data()).total();
+  }
+};
+
+}  // namespace fleetdyn
