@@ -290,7 +290,8 @@ void validate_terrain(const TerrainSpec& t, int n) {
 
 struct Batch::Impl {
   VehicleModel model = VehicleModel::Strut;
-  std::vector<VehicleParams<double>> params;  // strut: the vehicles'; ce: their shared parts (CeParams::vehicle)
+  std::vector<VehicleParams<double>> params;  // strut only
+  std::vector<VehicleCommon<double>> common;  // every model: the vehicles' shared parts (pgs: its defs')
   std::vector<CeParams<double>> ce_params;    // ce; pgs: the vehicles its bodies are built from
   std::vector<PgsVehicleDef> pgs_defs;        // pgs only
   std::vector<PgsVehicleParams<double>> pgs_params;  // pgs only, built by init for the step
@@ -302,6 +303,7 @@ struct Batch::Impl {
   std::unique_ptr<TypedBatch> typed;
 
   const VehicleParams<double>& params_of(int v) const { return params[static_cast<size_t>(v) % params.size()]; }
+  const VehicleCommon<double>& common_of(int v) const { return common[static_cast<size_t>(v) % common.size()]; }
   const CeParams<double>& ce_params_of(int v) const { return ce_params[static_cast<size_t>(v) % ce_params.size()]; }
   const PgsVehicleParams<double>& pgs_params_of(int v) const {
     return pgs_params[static_cast<size_t>(v) % pgs_params.size()];
@@ -342,12 +344,17 @@ void Batch::Impl::init(int n, TerrainSpec terrain_spec, const BatchOptions& batc
     throw Error("vehicle count must be in [1, " + std::to_string(most) + "] for the " + model_name(model) + " model, got " +
                 std::to_string(n));
   }
-  check_length(params, "vehicle parameters");
+  check_length(common, "vehicle parameters");
   // A parameter set that did not go through finalize (or was edited after it) is checked here
-  // too; the ce and pgs models' shared fields are in `params` as well.
-  for (size_t i = 0; i < params.size(); ++i) {
-    check_vehicle_params(params[i], params.size() == 1 ? std::string("vehicle parameters")
-                                                       : "vehicle parameters[" + std::to_string(i) + "]");
+  // too: strut's whole, the ce and pgs models' shared part.
+  for (size_t i = 0; i < common.size(); ++i) {
+    const std::string what = common.size() == 1 ? std::string("vehicle parameters")
+                                                : "vehicle parameters[" + std::to_string(i) + "]";
+    if (model == VehicleModel::Strut) {
+      check_vehicle_params(params[i], what);
+    } else {
+      check_vehicle_common(common[i], what);
+    }
   }
   const BatchOptions& o = batch_options;
   if (!(o.step > 0.0) || !(o.step < 1.0)) throw Error("step must be in (0, 1) s, got " + std::to_string(o.step));
@@ -388,6 +395,7 @@ void Batch::Impl::init(int n, TerrainSpec terrain_spec, const BatchOptions& batc
 Batch::Batch(std::vector<VehicleParams<double>> params, int vehicle_count, TerrainSpec terrain, BatchOptions options)
     : impl_(std::make_unique<Impl>()) {
   impl_->params = std::move(params);
+  impl_->common.assign(impl_->params.begin(), impl_->params.end());
   impl_->init(vehicle_count, std::move(terrain), options);
   set_initial_conditions({InitialCondition{}});
 }
@@ -397,7 +405,7 @@ Batch::Batch(std::vector<CeParams<double>> params, int vehicle_count, TerrainSpe
   Impl& b = *impl_;
   b.model = VehicleModel::Ce;
   b.ce_params = std::move(params);
-  for (const CeParams<double>& p : b.ce_params) b.params.push_back(p.vehicle);
+  b.common.assign(b.ce_params.begin(), b.ce_params.end());
   b.init(vehicle_count, std::move(terrain), options);
   set_initial_conditions({InitialCondition{}});
 }
@@ -409,7 +417,7 @@ Batch::Batch(std::vector<PgsVehicleDef> params, int vehicle_count, TerrainSpec t
   b.pgs_defs = std::move(params);
   for (const PgsVehicleDef& d : b.pgs_defs) {
     b.ce_params.push_back(pgs_vehicle_rest_params(d));
-    b.params.push_back(d.vehicle.vehicle);
+    b.common.push_back(d.vehicle);
   }
   b.init(vehicle_count, std::move(terrain), options);
   set_initial_conditions({InitialCondition{}});
@@ -428,7 +436,14 @@ const std::string& Batch::device_name() const { return impl_->device; }
 const BatchOptions& Batch::options() const { return impl_->options; }
 const VehicleParams<double>& Batch::params(int vehicle) const {
   impl_->check_vehicle(vehicle);
+  if (impl_->model != VehicleModel::Strut) {
+    throw Error(std::string("params: this batch runs the ") + model_name(impl_->model) + " model (common_params has its shared part)");
+  }
   return impl_->params_of(vehicle);
+}
+const VehicleCommon<double>& Batch::common_params(int vehicle) const {
+  impl_->check_vehicle(vehicle);
+  return impl_->common_of(vehicle);
 }
 const CeParams<double>& Batch::ce_params(int vehicle) const {
   impl_->check_vehicle(vehicle);

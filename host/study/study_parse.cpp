@@ -280,7 +280,8 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   {
     // The path events' thresholds; the vehicle width from the driver or the model.
     PathEventCriteria& pe = st.path_events;
-    const VehicleParams<double>& vp = s.params.model != VehicleModel::Strut ? s.params.ce.vehicle : s.params.strut;
+    // ce and pgs have no lumped tracks: the strut preset's (model_preset fills it for every model).
+    const VehicleParams<double>& vp = s.params.strut;
     pe.vehicle_width = s.driver.vehicle_width > 0.0 ? s.driver.vehicle_width
                                                     : std::max(vp.track_front, vp.track_rear) + vp.tire.width;
     const YAML::Node* lane = m.find("lane_departure");
