@@ -437,7 +437,8 @@ const BatchOptions& Batch::options() const { return impl_->options; }
 const VehicleParams<double>& Batch::params(int vehicle) const {
   impl_->check_vehicle(vehicle);
   if (impl_->model != VehicleModel::Strut) {
-    throw Error(std::string("params: this batch runs the ") + model_name(impl_->model) + " model (common_params has its shared part)");
+    throw Error(std::string("params: this batch runs the ") + model_name(impl_->model) +
+                " model (common_params has its shared part)");
   }
   return impl_->params_of(vehicle);
 }
