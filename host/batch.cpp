@@ -36,11 +36,10 @@ void Batch::Impl::init(int n, TerrainSpec terrain_spec, const BatchOptions& batc
   }
   check_length(vehicles->param_count(), "vehicle parameters");
   // A parameter set that did not go through finalize (or was edited after it) is checked here
-  // too: every model's shared fields (tire, driveline, brakes).
+  // too, as the model's traits check it.
   const size_t count = vehicles->param_count();
   for (size_t i = 0; i < count; ++i) {
-    check_vehicle_params(vehicles->common(static_cast<int>(i)),
-                         count == 1 ? std::string("vehicle parameters") : "vehicle parameters[" + std::to_string(i) + "]");
+    vehicles->check_params(i, count == 1 ? std::string("vehicle parameters") : "vehicle parameters[" + std::to_string(i) + "]");
   }
   const BatchOptions& o = batch_options;
   check_batch_options(o, model(), vehicles->contact_requery_optional());
@@ -98,6 +97,15 @@ Precision Batch::precision() const { return impl_->options.precision; }
 const std::string& Batch::device_name() const { return impl_->device; }
 const BatchOptions& Batch::options() const { return impl_->options; }
 const VehicleParams<double>& Batch::params(int vehicle) const {
+  impl_->check_vehicle(vehicle);
+  const VehicleParams<double>* p = impl_->vehicles->strut_params(vehicle);
+  if (!p) {
+    throw Error(std::string("params: this batch runs the ") + model_name(impl_->model()) +
+                " model (common_params has its shared part)");
+  }
+  return *p;
+}
+const VehicleCommon<double>& Batch::common_params(int vehicle) const {
   impl_->check_vehicle(vehicle);
   return impl_->vehicles->common(vehicle);
 }

@@ -25,7 +25,9 @@ class BatchModel {
   virtual bool contact_requery_optional() const = 0;
   virtual size_t param_count() const = 0;  // 1 (shared) or one per vehicle
   // The tire, driveline and brakes every model shares, of vehicle v.
-  virtual const VehicleParams<double>& common(int v) const = 0;
+  virtual const VehicleCommon<double>& common(int v) const = 0;
+  // Checks parameter set i (of param_count()); throws fleetdyn::Error naming `what` and the field.
+  virtual void check_params(size_t i, const std::string& what) const = 0;
   // A model's own parameter sets, or null where the model has none of that kind.
   virtual const VehicleParams<double>* strut_params(int v) const = 0;
   virtual const CeParams<double>* ce_params(int v) const = 0;
@@ -61,7 +63,10 @@ class ModelBatchOf final : public BatchModel {
   int state_size() const override { return Host::kStateSize; }
   bool contact_requery_optional() const override { return Host::kContactRequeryOptional; }
   size_t param_count() const override { return Host::count(vehicles_); }
-  const VehicleParams<double>& common(int v) const override { return Host::common(vehicles_, v); }
+  const VehicleCommon<double>& common(int v) const override { return Host::common(vehicles_, v); }
+  void check_params(size_t i, const std::string& what) const override {
+    Host::check(Host::checked_params(vehicles_, static_cast<int>(i)), what);
+  }
   const VehicleParams<double>* strut_params(int v) const override { return Host::strut_params(vehicles_, v); }
   const CeParams<double>* ce_params(int v) const override { return Host::ce_params(vehicles_, v); }
   const PgsVehicleParams<double>* pgs_params(int v) const override { return Host::pgs_params(vehicles_, v); }

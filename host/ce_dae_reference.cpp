@@ -274,17 +274,17 @@ void applied_forces(const Model& m, const Bodies& b, double t, const double* def
   const CeParams<double>& p = *m.p;
   const DriverInput<double> input = clamped((*m.input)(t));
   for (int k = 0; k < kBodies; ++k) {
-    force[k] = V3(0.0, 0.0, -m.mass[k] * p.vehicle.gravity);
+    force[k] = V3(0.0, 0.0, -m.mass[k] * p.gravity);
     torque[k] = V3::Zero();
   }
   double spin[kCorners], mean_spin = 0.0;
   for (int i = 0; i < kCorners; ++i) {
     const int up = body_index(i, kCeUpright), wheel = body_index(i, kWheelBody);
     spin[i] = (b.w[wheel] - b.w[up]).dot(b.R[up].col(1));  // relative to the upright, as ce
-    mean_spin += p.vehicle.drive_share[i] * spin[i];
+    mean_spin += p.drive_share[i] * spin[i];
   }
-  const double drive_total = drive_torque_at_wheels(p.vehicle, input.throttle, mean_spin);
-  const TireParams<double>& tp = p.vehicle.tire;
+  const double drive_total = drive_torque_at_wheels(p, input.throttle, mean_spin);
+  const TireParams<double>& tp = p.tire;
   for (int i = 0; i < kCorners; ++i) {
     const CornerData& c = m.corner[i];
     const int lca = body_index(i, kCeLca), up = body_index(i, kCeUpright), wheel = body_index(i, kWheelBody);
@@ -315,12 +315,12 @@ void applied_forces(const Model& m, const Bodies& b, double t, const double* def
     force[wheel] += f_tire;
     torque[wheel] += (contact_point - xw).cross(f_tire);
     // Drive and brake (inboard: reacted by the chassis), rolling resistance (by the ground).
-    const double drive = drive_total * p.vehicle.drive_share[i];
+    const double drive = drive_total * p.drive_share[i];
     const double external = drive - (tp.unloaded_radius - pen) * tire.fx;  // the contact lever, as ce
-    const double brake_max = p.vehicle.brake_torque[i] * input.brake;
+    const double brake_max = p.brake_torque[i] * input.brake;
     const double resist_max = brake_max + tire.rolling_resistance_torque_max;
     const double resist =
-        clamp(-external - p.wheel_spin_inertia * p.vehicle.wheel_lock_rate * spin[i], -resist_max, resist_max);
+        clamp(-external - p.wheel_spin_inertia * p.wheel_lock_rate * spin[i], -resist_max, resist_max);
     const double brake = resist_max > 0.0 ? resist * (brake_max / resist_max) : 0.0;
     torque[wheel] += (drive + resist) * axis + tire.mz * normal;
     torque[0] -= (drive + brake) * axis;

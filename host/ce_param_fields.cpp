@@ -25,14 +25,17 @@ std::string num(double v) {
 
 [[noreturn]] void fail(const std::string& what) { throw Error("ce parameters: " + what); }
 
+// The ce's own fields by member, then the shared ones (same message, same nine digits).
 void check_ranges(const CeParams<double>& p) {
-  for (const VehicleParamField& f : kFields) {
-    const double v = ce_param(p, f.name);
-    if (!(v >= f.min && v <= f.max)) {  // also rejects NaN
-      const std::string unit = std::string(f.unit) == "-" ? "" : std::string(" ") + f.unit;
-      fail(std::string(f.name) + " = " + num(v) + unit + " is outside [" + num(f.min) + ", " + num(f.max) + "]");
-    }
-  }
+  const auto in_range = [](const char* name, double v, const char* unit, double lo, double hi) {
+    if (v >= lo && v <= hi) return;  // also rejects NaN
+    const std::string u = std::string(unit) == "-" ? "" : std::string(" ") + unit;
+    fail(std::string(name) + " = " + num(v) + u + " is outside [" + num(lo) + ", " + num(hi) + "]");
+  };
+#define FLEETDYN_FIELD_CHECK(name, member, unit, lo, hi, doc) in_range(name, p.member, unit, lo, hi);
+  FLEETDYN_CE_OWN_FIELDS(FLEETDYN_FIELD_CHECK)
+#undef FLEETDYN_FIELD_CHECK
+  check_vehicle_common(p, "ce parameters", 9);
 }
 
 // The spring must carry load before the bump stop does, and the stops and the shock's
@@ -117,14 +120,7 @@ void finalize_ce_params(CeParams<double>& p) {
   check_chassis_inertia(p.chassis_inertia);
   check_wheel_inertia(p);
   check_steering(p);
-  // The shared fields' derived values (drive_share, brake_torque, wheel_lock_rate) are what the
-  // ce model reads. finalize_vehicle_params also checks strut-only fields (cg_height against the
-  // tire radius ...): say where its complaint comes from.
-  try {
-    finalize_vehicle_params(p.vehicle);
-  } catch (const Error& e) {
-    fail(std::string("shared vehicle fields: ") + e.what());
-  }
+  derive_vehicle_common(p);  // drive_share, brake_torque, wheel_lock_rate: what the ce model reads
 }
 
 }  // namespace fleetdyn

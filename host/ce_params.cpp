@@ -103,7 +103,7 @@ CeAxleForces<double> hmmwv_axle(bool front) {
 
 CeParams<double> make_ce_params(const SuspensionDesign& design, const VehicleParams<double>& vehicle) {
   CeParams<double> p{};
-  p.vehicle = vehicle;
+  static_cast<VehicleCommon<double>&>(p) = vehicle;  // tire, driveline, brakes, gravity
   const CeSuspension<double> s = make_ce_suspension(design);
   for (int i = 0; i < kCorners; ++i) p.corner[i] = s.corner[i];
   p.steering = s.steering;

@@ -47,7 +47,7 @@ CeDenseDynamics ce_dense_dynamics(const CeParams<double>& p, const CeEnvironment
   ce_derivative(p, env, input, s, ds, corners);  // only for the per-body quantities
   const Mat3<double> rot = rotation_matrix(normalized(load_quat(s, kQuat)));
   const SpatialVec<double> base_vel{load3(s, kOmega), load3(s, kVel)};
-  const Vec3<double> gravity_body = mul_transpose(rot, Vec3<double>{0.0, 0.0, -p.vehicle.gravity});
+  const Vec3<double> gravity_body = mul_transpose(rot, Vec3<double>{0.0, 0.0, -p.gravity});
   Accumulator acc;
   Jac base = Jac::Zero();
   base.block<6, 6>(0, 0) = Mat6d::Identity();

@@ -19,7 +19,11 @@ Sym3<double> sum(const Sym3<double>& a, const Sym3<double>& b) {
 }  // namespace
 
 VehicleParams<double> strut_equivalent_params(const CeParams<double>& p) {
-  VehicleParams<double> v = p.vehicle;  // tire, driveline, brakes, max_steer, gravity, link data
+  // Tire, driveline, brakes and gravity: the ce vehicle's. The strut's own fields the ce vehicle
+  // does not describe (max_steer, a road-wheel angle; the bushing's link_stiffness and
+  // link_damping_ratio): the strut preset's. Every other field is set below.
+  VehicleParams<double> v = hmmwv_params();
+  static_cast<VehicleCommon<double>&>(v) = p;
   // The ce rest state on flat ground (design position, chassis pitched by the tires' different
   // static deflections, a few mrad) and its bodies: every mass at its rest position, world axes.
   const TerrainDesc<double> flat = default_terrain_desc<double>();
@@ -148,8 +152,8 @@ VehicleParams<double> strut_equivalent_params(const CeParams<double>& p) {
   v.linkage_geometry = 1.0;
   v.progressive_spring = 1.0;
   tabulate_strut_linkage(suspension, v);
-  // Tire, engine, driveline, brakes, max_steer, wheel_lock_time, gravity, link stiffness and
-  // damping ratio: p.vehicle's, unchanged (copied above).
+  // Tire, engine, driveline, brakes, wheel_lock_time, gravity: p's; max_steer, link stiffness and
+  // damping ratio: the strut preset's (copied above).
   finalize_vehicle_params(v);
   return v;
 }

@@ -28,8 +28,12 @@ void finalize_model_params(ModelParams& p) {
   p.visit([](auto host, auto& values) { decltype(host)::finalize(values); });
 }
 
-const VehicleParams<double>& model_common_params(const ModelParams& p) {
-  return p.visit([](auto host, const auto& values) -> const VehicleParams<double>& { return decltype(host)::common(values); });
+const VehicleCommon<double>& model_common_params(const ModelParams& p) {
+  return p.visit([](auto host, const auto& values) -> const VehicleCommon<double>& { return decltype(host)::common(values); });
+}
+
+double model_vehicle_width(const ModelParams& p) {
+  return p.visit([](auto host, const auto& values) { return decltype(host)::vehicle_width(values); });
 }
 
 namespace {

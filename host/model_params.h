@@ -67,7 +67,9 @@ double model_param(const ModelParams& p, const std::string& name);
 // inconsistency.
 void finalize_model_params(ModelParams& p);
 // The tire, driveline and brakes every model shares.
-const VehicleParams<double>& model_common_params(const ModelParams& p);
+const VehicleCommon<double>& model_common_params(const ModelParams& p);
+// [m] across the outer tire faces (the model traits' vehicle_width).
+double model_vehicle_width(const ModelParams& p);
 
 // The model's step analysis (strut_step_analysis / ce_step_analysis).
 StepAnalysis model_step_analysis(const ModelParams& p);

@@ -175,8 +175,9 @@ void check_vehicle_params(const VehicleParams<double>& p, const std::string& wha
       throw Error(std::string(name) + " = " + number(v) + u + " is outside [" + number(lo) + ", " + number(hi) + "]");
     };
 #define FLEETDYN_FIELD_CHECK(name, member, unit, lo, hi, doc) in_range(name, p.member, unit, lo, hi);
-    FLEETDYN_VEHICLE_PARAM_FIELDS(FLEETDYN_FIELD_CHECK)
+    FLEETDYN_STRUT_OWN_FIELDS(FLEETDYN_FIELD_CHECK)
 #undef FLEETDYN_FIELD_CHECK
+    check_vehicle_common(p);
     const double unsprung_total = 2.0 * (p.unsprung_mass_front + p.unsprung_mass_rear);
     if (!(unsprung_total < p.total_mass * 0.9)) {
       throw Error("the unsprung masses (" + number(unsprung_total) + " kg) must be well below total_mass (" +

@@ -44,7 +44,7 @@ struct CeCase {
     Params p = hmmwv_ce_params();
     p.chassis_mass *= 1.0 + 0.013 * k;
     p.axle[0].spring_rate *= 1.0 - 0.021 * k;
-    p.vehicle.tire.mu *= 1.0 - 0.017 * k;
+    p.tire.mu *= 1.0 - 0.017 * k;
     return p;
   }
 };
@@ -56,7 +56,7 @@ struct PgsCase {
   static Params variant(int k) {
     Params p;
     p.vehicle.chassis_mass *= 1.0 + 0.013 * k;
-    p.vehicle.vehicle.tire.mu *= 1.0 - 0.017 * k;
+    p.vehicle.tire.mu *= 1.0 - 0.017 * k;
     return p;
   }
 };

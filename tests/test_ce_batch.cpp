@@ -42,7 +42,7 @@ std::vector<CeParams<double>> varied_ce_params(int count) {
     p.chassis_mass *= 0.9 + 0.2 * u;
     p.axle[0].spring_rate *= 0.8 + 0.4 * std::fmod(7.0 * u, 1.0);
     p.axle[1].spring_rate *= 0.8 + 0.4 * std::fmod(13.0 * u, 1.0);
-    p.vehicle.tire.mu *= 0.7 + 0.4 * std::fmod(3.0 * u, 1.0);
+    p.tire.mu *= 0.7 + 0.4 * std::fmod(3.0 * u, 1.0);
     params.push_back(p);
   }
   return params;
@@ -442,8 +442,8 @@ TEST(CeBatch, ModelSpecificCallsAreCheckedAndEnergyIsCeEnergy) {
   EXPECT_THROW(ce_batch.diagnostics(0), Error);
   EXPECT_THROW(strut_batch.ce_params(0), Error);
   EXPECT_THROW(ce_batch.set_vehicle_state(0, std::vector<double>(kStrutStateSize, 0.0)), Error);
-  EXPECT_EQ(&ce_batch.params(1), &ce_batch.params(0));
-  EXPECT_EQ(ce_batch.params(0).tire.mu, hmmwv_ce_params().vehicle.tire.mu);
+  EXPECT_EQ(&ce_batch.common_params(1), &ce_batch.common_params(0));
+  EXPECT_EQ(ce_batch.common_params(0).tire.mu, hmmwv_ce_params().tire.mu);
   EXPECT_EQ(strut_batch.mechanical_energy(0), strut_batch.energy(0).total());
   const std::vector<double> s = test::vehicle_state(ce_batch, 0);
   const std::vector<double> o = ce_batch.origins();

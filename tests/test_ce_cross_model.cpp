@@ -51,7 +51,7 @@ std::vector<double> strut_rest_state(const VehicleParams<double>& p, const Terra
 // ---- static wheel loads ------------------------------------------------------------------------
 
 TEST_F(CeCrossModel, StaticWheelLoadsAgreeWithinOnePercent) {
-  const double weight = ce_total_mass(ce) * ce.vehicle.gravity;
+  const double weight = ce_total_mass(ce) * ce.gravity;
   EXPECT_NEAR(strut.total_mass, ce_total_mass(ce), 1e-9);
   // ce: the Newton rest state; strut: its initial state, which is static (checked: no acceleration).
   const std::vector<double> cs = ce_rest_state(ce);
@@ -136,7 +136,7 @@ CeParams<double> undamped(CeParams<double> c) {
     c.axle[a].shock_mid_compression = c.axle[a].shock_mid_rebound = 0.0;
     c.axle[a].shock_out_compression = c.axle[a].shock_out_rebound = 0.0;
   }
-  c.vehicle.tire.vertical_damping = 0.0;
+  c.tire.vertical_damping = 0.0;
   return c;
 }
 

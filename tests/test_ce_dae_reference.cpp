@@ -83,7 +83,7 @@ TEST(CeDaeReference, InstantaneousAccelerationsMatchEquation8) {
                            << ce_value.y << ", " << ce_value.z << ") vs eq. 8 (" << ref_value.x << ", " << ref_value.y
                            << ", " << ref_value.z << ")";
     };
-    const double g = p.vehicle.gravity;
+    const double g = p.gravity;
     check(point_acc(base_vel, base_acc, p.chassis_com), ref.chassis_com_acc, g, "chassis COM acceleration", -1);
     check(rot * base_acc.ang, ref.chassis_alpha, 1.0, "chassis angular acceleration", -1);
     for (int i = 0; i < kCorners; ++i) {

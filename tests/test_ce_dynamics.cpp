@@ -81,7 +81,7 @@ TEST_F(CeDynamics, RestStateIsStaticEquilibriumNearTheDesignPosition) {
     EXPECT_NEAR(ds[kVel + k], 0.0, 1e-6);
   }
   // Sum of the tire loads carries the whole weight.
-  EXPECT_NEAR(total_load, ce_total_mass(p) * p.vehicle.gravity, 1e-6 * total_load);
+  EXPECT_NEAR(total_load, ce_total_mass(p) * p.gravity, 1e-6 * total_load);
   // Left and right carry the same; the front/rear split follows the chassis COM (x = 0.056 m
   // ahead of the axle midpoint puts slightly more on the front).
   EXPECT_NEAR(corners[0].tire_normal_force, corners[1].tire_normal_force, 1e-6 * total_load);
@@ -97,8 +97,8 @@ TEST_F(CeDynamics, EnergyIsConservedWithDampersAndSlipOff) {
     q.axle[a].shock_mid_compression = q.axle[a].shock_mid_rebound = 0.0;
     q.axle[a].shock_out_compression = q.axle[a].shock_out_rebound = 0.0;
   }
-  q.vehicle.tire.vertical_damping = 0.0;
-  q.vehicle.tire.rolling_resistance = 0.0;
+  q.tire.vertical_damping = 0.0;
+  q.tire.rolling_resistance = 0.0;
   const TerrainDesc<double> ice = flat_ground(0.0);  // surface friction 0: no slip forces
   const CeEnvironment<double> env0{&ice, 0.0, 0.0};
   std::vector<double> s = ce_rest_state(q, 5.0);

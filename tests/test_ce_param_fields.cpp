@@ -84,23 +84,28 @@ TEST(CeParamFields, EveryNameRoundTripsToItsOwnMember) {
   EXPECT_EQ(p.axle[0].shock_out_rebound, 6.5e4);
   EXPECT_EQ(p.axle[1].bump_stop_length, 0.1375);
   EXPECT_EQ(p.steering.max_angle, 0.5);
-  EXPECT_EQ(p.vehicle.tire.mu, 0.7);
-  EXPECT_EQ(p.vehicle.front_torque_split, 0.375);
-  EXPECT_EQ(p.vehicle.wheel_lock_time, 0.02);
+  EXPECT_EQ(p.tire.mu, 0.7);
+  EXPECT_EQ(p.front_torque_split, 0.375);
+  EXPECT_EQ(p.wheel_lock_time, 0.02);
 }
 
-// Shared fields keep the strut table's meaning: same member of VehicleParams, unit and range,
+// Shared fields keep the strut table's meaning: same member of VehicleCommon, unit and range,
 // so one override means the same thing for both models.
 TEST(CeParamFields, SharedFieldsMatchTheStrutTable) {
   CeParams<double> p = hmmwv_ce_params();
-  const char* vehicle_begin = reinterpret_cast<const char*>(&p.vehicle);
+  VehicleParams<double> strut = hmmwv_params();
+  const VehicleCommon<double>& common = p;
+  const char* vehicle_begin = reinterpret_cast<const char*>(&common);
+  const char* strut_common = reinterpret_cast<const char*>(&static_cast<const VehicleCommon<double>&>(strut));
   int shared = 0;
   for (const VehicleParamField& f : ce_param_fields()) {
     const double* ptr = ce_param_ptr(p, f.name);
     const char* c = reinterpret_cast<const char*>(ptr);
-    if (c < vehicle_begin || c >= vehicle_begin + sizeof p.vehicle) continue;
+    if (c < vehicle_begin || c >= vehicle_begin + sizeof common) continue;
     ++shared;
-    EXPECT_EQ(ptr, vehicle_param_ptr(p.vehicle, f.name)) << f.name;
+    const double* strut_ptr = vehicle_param_ptr(strut, f.name);
+    ASSERT_NE(strut_ptr, nullptr) << f.name;
+    EXPECT_EQ(c - vehicle_begin, reinterpret_cast<const char*>(strut_ptr) - strut_common) << f.name;
     bool found = false;
     for (const VehicleParamField& g : vehicle_param_fields()) {
       if (std::string(g.name) != f.name) continue;
@@ -145,10 +150,10 @@ TEST(CeParamFields, PresetIsAFixedPointOfFinalize) {
   }
   // ... and so are the derived fields the ce model reads.
   for (int i = 0; i < kCorners; ++i) {
-    EXPECT_TRUE(same_bits(p.vehicle.drive_share[i], preset.vehicle.drive_share[i])) << i;
-    EXPECT_TRUE(same_bits(p.vehicle.brake_torque[i], preset.vehicle.brake_torque[i])) << i;
+    EXPECT_TRUE(same_bits(p.drive_share[i], preset.drive_share[i])) << i;
+    EXPECT_TRUE(same_bits(p.brake_torque[i], preset.brake_torque[i])) << i;
   }
-  EXPECT_TRUE(same_bits(p.vehicle.wheel_lock_rate, preset.vehicle.wheel_lock_rate));
+  EXPECT_TRUE(same_bits(p.wheel_lock_rate, preset.wheel_lock_rate));
 }
 
 TEST(CeParamFields, OutOfRangeValuesThrowNamingTheField) {
@@ -197,9 +202,9 @@ TEST(CeParamFields, ImpossibleInertiasThrow) {
 TEST(CeParamFields, FrontTorqueSplitReachesTheModel) {
   CeParams<double> p = hmmwv_ce_params();
   set(p, "front_torque_split", 0.8);
-  EXPECT_EQ(p.vehicle.drive_share[0], 0.25);  // not yet: derived
+  EXPECT_EQ(p.drive_share[0], 0.25);  // not yet: derived
   finalize_ce_params(p);
-  for (int i = 0; i < kCorners; ++i) EXPECT_DOUBLE_EQ(p.vehicle.drive_share[i], i < 2 ? 0.4 : 0.1) << i;
+  for (int i = 0; i < kCorners; ++i) EXPECT_DOUBLE_EQ(p.drive_share[i], i < 2 ? 0.4 : 0.1) << i;
   // At rest with full throttle the tire patch has no deflection yet, so each wheel's spin
   // acceleration follows its drive torque: front/rear ~ 0.4 / 0.1.
   const TerrainDesc<double> flat = default_terrain_desc<double>();
@@ -261,7 +266,7 @@ TEST(CeParamFields, HeavierChassisSitsLowerAndTheFrontSpringTakesItsShare) {
   EXPECT_GT(a1, a0);  // more bump
   const double x_front = g.design.wheel_centre.x, x_rear = p.corner[2].design.wheel_centre.x;
   const double front_share = (p.chassis_com.x - x_rear) / (x_front - x_rear);
-  const double added_wheel_load = 0.5 * (p.chassis_mass - preset.chassis_mass) * p.vehicle.gravity * front_share;
+  const double added_wheel_load = 0.5 * (p.chassis_mass - preset.chassis_mass) * p.gravity * front_share;
   const double spring_share = wheel_load(a1) - wheel_load(a0);
   EXPECT_NEAR(spring_share / added_wheel_load, 1.0, 0.05) << spring_share << " N vs " << added_wheel_load << " N";
   RecordProperty("front_spring_load_ratio", std::to_string(spring_share / added_wheel_load));

@@ -198,7 +198,7 @@ TEST_F(CliRun, CeScenarioRunsTheCeModel) {
   std::vector<CeParams<double>> params;
   for (int v = 0; v < 3; ++v) {
     CeParams<double> p = hmmwv_ce_params();
-    p.vehicle.tire.mu = 0.8;
+    p.tire.mu = 0.8;
     p.axle[0].spring_rate = 150000.0 + 50000.0 * v / 2.0;
     finalize_ce_params(p);
     params.push_back(p);

@@ -80,7 +80,7 @@ TEST(PgsVehicle, StaticWheelLoadsMatchCeAndStrut) {
     EXPECT_NEAR(pgs_load / diag.tire_normal_force[c], 1.0, 0.01) << "corner " << c;
     EXPECT_NEAR(pgs_load / strut.static_tire_load[c], 1.0, 0.01) << "corner " << c;
   }
-  EXPECT_NEAR(total / (ce_total_mass(def.vehicle) * def.vehicle.vehicle.gravity), 1.0, 1e-3);
+  EXPECT_NEAR(total / (ce_total_mass(def.vehicle) * def.vehicle.gravity), 1.0, 1e-3);
 }
 
 // Suspension kinematics: the chassis is made kinematic and heaved +-8 cm slowly over the wheels
@@ -169,7 +169,7 @@ TEST(PgsVehicle, RigidWheelModeCarriesTheStaticLoads) {
   for (double mu : {0.0, 0.8}) {
     PgsVehicleDef def;
     def.wheel_contact = WheelContact::Rows;
-    def.vehicle.vehicle.tire.mu = mu;
+    def.vehicle.tire.mu = mu;
     VehicleRun run(def);
     double mean_load[kCorners] = {};
     for (int k = 0; k < 3000; ++k) {
@@ -228,7 +228,7 @@ std::vector<VehicleSnapshot> batch_step_steer(const std::vector<PgsVehicleDef>& 
 // Six vehicles that differ (tire friction): a full group of SIMD lanes and a partial one in fp64.
 std::vector<PgsVehicleDef> scattered_defs(int n) {
   std::vector<PgsVehicleDef> defs(static_cast<size_t>(n));
-  for (int k = 0; k < n; ++k) defs[static_cast<size_t>(k)].vehicle.vehicle.tire.mu *= 0.85 + 0.05 * k;
+  for (int k = 0; k < n; ++k) defs[static_cast<size_t>(k)].vehicle.tire.mu *= 0.85 + 0.05 * k;
   return defs;
 }
 
@@ -412,7 +412,7 @@ TEST(PgsVehicle, CudaMatchesCpu) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << "no CUDA device: " << why;
   std::vector<PgsVehicleDef> defs(8);
-  for (size_t k = 0; k < defs.size(); ++k) defs[k].vehicle.vehicle.tire.mu *= 0.8 + 0.05 * double(k);
+  for (size_t k = 0; k < defs.size(); ++k) defs[k].vehicle.tire.mu *= 0.8 + 0.05 * double(k);
   const Maneuver steer{{0.0, 0.0, 0.2, 0.0}, {0.5, 0.2, 0.2, 0.0}};
   InitialCondition ic;
   ic.speed = 12.0;

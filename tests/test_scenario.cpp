@@ -218,7 +218,7 @@ TEST(Scenario, CeScenarioUsesTheCeTable) {
       "ce.yaml");
   EXPECT_EQ(s.params.model(), VehicleModel::Ce);
   EXPECT_EQ(s.params.of<CeHost>().chassis_mass, 2500.0);
-  EXPECT_EQ(s.params.of<CeHost>().vehicle.tire.mu, 0.7);
+  EXPECT_EQ(s.params.of<CeHost>().tire.mu, 0.7);
   EXPECT_TRUE(s.step_is_default);
   // The sweep's two ends bound the default step: the smaller of their ce defaults.
   double expected_step = 1.0;

@@ -153,7 +153,7 @@ TEST_F(StrutVsCe, PitchUnderBrakingAndFullThrottle) {
 TEST_F(StrutVsCe, QuasiStaticRolloverThreshold) {
   CeParams<double> high = ce;
   high.chassis_com.z += 0.5;
-  high.vehicle.tire.mu = 1.2;
+  high.tire.mu = 1.2;
   ce_balance_springs_at_design(high);
   const VehicleParams<double> s = strut_equivalent_params(high);
   const double speed = 20.0;

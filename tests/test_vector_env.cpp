@@ -588,7 +588,7 @@ TEST(CeVectorEnv, RandomizedParametersStayInTheirRangesAreFreshAndSetTheRestStat
       EXPECT_LE(k_rear[e], 1.15 * base.axle[1].spring_rate * (1 + 1e-12));
       double sum = 0.0;
       for (int i = 0; i < kCorners; ++i) sum += loads[static_cast<size_t>(i) * c.num_envs + e];
-      const double weight = (other_mass + mass[e]) * base.vehicle.gravity;
+      const double weight = (other_mass + mass[e]) * base.gravity;
       EXPECT_NEAR(sum, weight, 1e-6 * weight) << "env " << e << " episode " << episode;
     }
     // 128 uniform draws cover the range: the extremes lie within 5 % of its ends (P(fail) ~ 1e-3).
@@ -725,7 +725,7 @@ TEST(CeVectorEnv, ExactPerEnvValuesAndBadParametersNameTheField) {
     EXPECT_EQ(mass[e], 1900.0 + 200.0 * e);
     double sum = 0.0;
     for (int i = 0; i < kCorners; ++i) sum += loads[static_cast<size_t>(i) * 3 + e];
-    const double weight = (ce_total_mass(base) - base.chassis_mass + mass[e]) * base.vehicle.gravity;
+    const double weight = (ce_total_mass(base) - base.chassis_mass + mass[e]) * base.gravity;
     EXPECT_NEAR(sum, weight, 1e-6 * weight);
   }
   CeParams<double> soft = hmmwv_ce_params();

@@ -33,7 +33,7 @@ struct CeBench {
     p.chassis_com.z *= 1.0 + 0.05 * draw(2);
     p.axle[0].spring_rate *= 1.0 + 0.1 * draw(3);
     p.axle[1].spring_rate *= 1.0 + 0.1 * draw(4);
-    p.vehicle.tire.mu *= 1.0 + 0.1 * draw(5);
+    p.tire.mu *= 1.0 + 0.1 * draw(5);
     finalize_ce_params(p);
   }
   // Operations of one ce_derivative (no diagnostics, no corner bodies out).

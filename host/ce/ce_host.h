@@ -2,6 +2,7 @@
 // decides for it. Registered in FLEETDYN_VEHICLE_MODELS (fleetdyn/vehicle_models.h).
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -45,9 +46,17 @@ struct CeHost {
   static double* field_ptr(Params& p, const std::string& name) { return ce_param_ptr(p, name); }
   static double field(const Params& p, const std::string& name) { return ce_param(p, name); }
   static void finalize(Params& p) { finalize_ce_params(p); }
+  // The check at every way in (Batch): the shared part (the rest is checked by finalize).
+  static void check(const Params& p, const std::string& what) { check_vehicle_common(p, what); }
   static StepAnalysis step_analysis(const Params& p) { return ce_step_analysis(p); }
+  // [m] across the outer tire faces: the wider design track (left minus right wheel centre)
+  // plus a tire width (a study's lane events).
+  static double vehicle_width(const Params& p) {
+    const auto track = [&p](int left) { return p.corner[left].design.wheel_centre.y - p.corner[left + 1].design.wheel_centre.y; };
+    return std::max(track(0), track(2)) + p.tire.width;
+  }
   // The tire, driveline and brakes every model shares.
-  static const VehicleParams<double>& common(const Params& p) { return p.vehicle; }
+  static const VehicleCommon<double>& common(const Params& p) { return p; }
   template <class T>
   static typename Model::template Params<T> to_precision(const Params& p) { return convert_ce_params<T>(p); }
   // A batch's vehicles from their parameter sets (the pgs solver settings do not apply).
@@ -61,7 +70,8 @@ struct CeHost {
   };
   static Vehicles vehicles(std::vector<Def> defs) { return {std::move(defs)}; }
   static size_t count(const Vehicles& vs) { return vs.params.size(); }
-  static const VehicleParams<double>& common(const Vehicles& vs, int v) { return common(vehicle_entry(vs.params, v)); }
+  static const VehicleCommon<double>& common(const Vehicles& vs, int v) { return common(vehicle_entry(vs.params, v)); }
+  static const Params& checked_params(const Vehicles& vs, int v) { return vehicle_entry(vs.params, v); }
   static const VehicleParams<double>* strut_params(const Vehicles&, int) { return nullptr; }
   static const CeParams<double>* ce_params(const Vehicles& vs, int v) { return &vehicle_entry(vs.params, v); }
   static const PgsVehicleParams<double>* pgs_params(const Vehicles&, int) { return nullptr; }

@@ -46,7 +46,9 @@ struct PgsHost {
     a.default_step = std::min(a.default_step, 1.0e-3);
     return a;
   }
-  static const VehicleParams<double>& common(const Params& p) { return CeHost::common(p); }
+  static const VehicleCommon<double>& common(const Params& p) { return CeHost::common(p); }
+  static void check(const Params& p, const std::string& what) { CeHost::check(p, what); }
+  static double vehicle_width(const Params& p) { return CeHost::vehicle_width(p); }
   template <class T>
   static typename Model::template Params<T> to_precision(const PgsVehicleParams<double>& p) {
     return convert_pgs_vehicle_params<T>(p);
@@ -74,7 +76,8 @@ struct PgsHost {
     return vs;
   }
   static size_t count(const Vehicles& vs) { return vs.defs.size(); }
-  static const VehicleParams<double>& common(const Vehicles& vs, int v) { return CeHost::common(vehicle_entry(vs.defs, v).vehicle); }
+  static const VehicleCommon<double>& common(const Vehicles& vs, int v) { return CeHost::common(vehicle_entry(vs.defs, v).vehicle); }
+  static const Params& checked_params(const Vehicles& vs, int v) { return vehicle_entry(vs.defs, v).vehicle; }
   static const VehicleParams<double>* strut_params(const Vehicles&, int) { return nullptr; }
   static const CeParams<double>* ce_params(const Vehicles& vs, int v) { return &vehicle_entry(vs.ce, v); }
   static const PgsVehicleParams<double>* pgs_params(const Vehicles& vs, int v) { return &vehicle_entry(vs.bodies, v); }

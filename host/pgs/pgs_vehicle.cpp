@@ -138,7 +138,7 @@ PgsModelDef pgs_vehicle_model_def(const PgsVehicleDef& def) {
   const std::vector<DesignBody> bodies = design_bodies(p);
   PgsModelDef m;
   m.dimension = 3;
-  m.gravity = V{0.0, 0.0, -p.vehicle.gravity};
+  m.gravity = V{0.0, 0.0, -p.gravity};
   m.ground.enabled = def.wheel_contact == WheelContact::Rows;
   for (const DesignBody& b : bodies) {
     PgsBodyDef body;
@@ -193,8 +193,8 @@ PgsModelDef pgs_vehicle_model_def(const PgsVehicleDef& def) {
     for (int c = 0; c < kCorners; ++c) {
       PgsContactDef contact;
       contact.body = corner_body(c, kWheelBody);
-      contact.radius = p.vehicle.tire.unloaded_radius;
-      contact.friction = p.vehicle.tire.mu;
+      contact.radius = p.tire.unloaded_radius;
+      contact.friction = p.tire.mu;
       m.contacts.push_back(contact);
     }
   }
@@ -265,7 +265,7 @@ template PgsVehicleParams<double> build_pgs_vehicle_params<double>(const PgsVehi
 
 CeParams<double> pgs_vehicle_rest_params(const PgsVehicleDef& def) {
   CeParams<double> p = def.vehicle;
-  if (def.wheel_contact == WheelContact::Rows) p.vehicle.tire.vertical_stiffness *= 100.0;
+  if (def.wheel_contact == WheelContact::Rows) p.tire.vertical_stiffness *= 100.0;
   return p;
 }
 
@@ -380,7 +380,7 @@ double pgs_vehicle_energy(const PgsVehicleParams<double>& p, const TerrainDesc<d
   std::vector<double> work = state;
   offset_positions(work.data(), 1.0);
   const pgs::Strided<double> s{work.data(), 1, 0};
-  const double g = p.ce.vehicle.gravity;
+  const double g = p.ce.gravity;
   double energy = 0.0;
   for (int i = 0; i < kBodies; ++i) {
     const BodyMotion<double> b = body_motion(s, i);
@@ -397,8 +397,8 @@ double pgs_vehicle_energy(const PgsVehicleParams<double>& p, const TerrainDesc<d
         line_element(chassis, p.spring_on_chassis[c], body_motion(s, corner_body(c, kLcaBody)), p.spring_on_lca[c]);
     energy += ce_spring_energy(p.ce.axle[c / 2], spring.length);
     const BodyMotion<double> wheel = body_motion(s, corner_body(c, kWheelBody));
-    const double pen = penetration(terrain_query(terrain, wheel.x, origin_x, origin_y), p.ce.vehicle.tire.unloaded_radius);
-    if (pen > 0.0) energy += 0.5 * p.ce.vehicle.tire.vertical_stiffness * pen * pen;
+    const double pen = penetration(terrain_query(terrain, wheel.x, origin_x, origin_y), p.ce.tire.unloaded_radius);
+    if (pen > 0.0) energy += 0.5 * p.ce.tire.vertical_stiffness * pen * pen;
   }
   return energy;
 }

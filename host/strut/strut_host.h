@@ -3,6 +3,7 @@
 // FLEETDYN_VEHICLE_MODELS (fleetdyn/vehicle_models.h); host/vehicle_models.h dispatches to it.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -40,9 +41,13 @@ struct StrutHost {
   static double* field_ptr(Params& p, const std::string& name) { return vehicle_param_ptr(p, name); }
   static double field(const Params& p, const std::string& name) { return vehicle_param(p, name); }
   static void finalize(Params& p) { finalize_vehicle_params(p); }
+  // The check at every way in (Batch): the whole parameter set.
+  static void check(const Params& p, const std::string& what) { check_vehicle_params(p, what); }
   static StepAnalysis step_analysis(const Params& p) { return strut_step_analysis(p); }
+  // [m] across the outer tire faces: the wider track plus a tire width (a study's lane events).
+  static double vehicle_width(const Params& p) { return std::max(p.track_front, p.track_rear) + p.tire.width; }
   // The tire, driveline and brakes every model shares.
-  static const VehicleParams<double>& common(const Params& p) { return p; }
+  static const VehicleCommon<double>& common(const Params& p) { return p; }
   template <class T>
   static typename Model::template Params<T> to_precision(const Params& p) { return convert_params<T>(p); }
   // A batch's vehicles from their parameter sets (the pgs solver settings do not apply).
@@ -56,7 +61,8 @@ struct StrutHost {
   };
   static Vehicles vehicles(std::vector<Def> defs) { return {std::move(defs)}; }
   static size_t count(const Vehicles& vs) { return vs.params.size(); }
-  static const VehicleParams<double>& common(const Vehicles& vs, int v) { return vehicle_entry(vs.params, v); }
+  static const VehicleCommon<double>& common(const Vehicles& vs, int v) { return vehicle_entry(vs.params, v); }
+  static const Params& checked_params(const Vehicles& vs, int v) { return vehicle_entry(vs.params, v); }
   static const VehicleParams<double>* strut_params(const Vehicles& vs, int v) { return &vehicle_entry(vs.params, v); }
   static const CeParams<double>* ce_params(const Vehicles&, int) { return nullptr; }
   static const PgsVehicleParams<double>* pgs_params(const Vehicles&, int) { return nullptr; }

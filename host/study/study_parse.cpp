@@ -280,9 +280,7 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   {
     // The path events' thresholds; the vehicle width from the driver or the model.
     PathEventCriteria& pe = st.path_events;
-    const VehicleParams<double>& vp = model_common_params(s.params);
-    pe.vehicle_width = s.driver.vehicle_width > 0.0 ? s.driver.vehicle_width
-                                                    : std::max(vp.track_front, vp.track_rear) + vp.tire.width;
+    pe.vehicle_width = s.driver.vehicle_width > 0.0 ? s.driver.vehicle_width : model_vehicle_width(s.params);
     const YAML::Node* lane = m.find("lane_departure");
     if (lane) {
       const MapReader lm(ctx, *lane, "study.lane_departure", {"lane_width", "vehicle_width"});

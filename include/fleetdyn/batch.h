@@ -128,9 +128,9 @@ class Batch {
   Precision precision() const;
   const std::string& device_name() const;  // e.g. "cpu (2 threads)" or the GPU's name
   const BatchOptions& options() const;
-  // strut: the vehicle's parameters; ce: the tire, driveline and brakes it shares with strut
-  // (CeParams::vehicle).
-  const VehicleParams<double>& params(int vehicle) const;
+  const VehicleParams<double>& params(int vehicle) const;  // strut only; throws for ce and pgs
+  // Any model: the tire, driveline, brakes and gravity every model shares (VehicleCommon).
+  const VehicleCommon<double>& common_params(int vehicle) const;
   const CeParams<double>& ce_params(int vehicle) const;  // ce; pgs: pgs_vehicle_rest_params; throws for strut
   const PgsVehicleParams<double>& pgs_params(int vehicle) const;  // pgs only
   const TerrainSpec& terrain() const;

@@ -18,8 +18,9 @@ namespace fleetdyn {
 // documented in docs/models/ce.md and host/ce_params.cpp.
 CeParams<double> hmmwv_ce_params();
 
-// Build ce parameters from a suspension design, body data and the shared vehicle parameters.
-// (hmmwv_ce_params() is this with the HMMWV's data.)
+// Build ce parameters from a suspension design, body data, and from `vehicle` its shared part
+// (tire, driveline, brakes, gravity) and the stop force table. (hmmwv_ce_params() is this with
+// the HMMWV's data.)
 CeParams<double> make_ce_params(const SuspensionDesign& design, const VehicleParams<double>& vehicle);
 
 template <class T>

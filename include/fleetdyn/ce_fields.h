@@ -1,8 +1,8 @@
 // The ce model's parameters by name (host API): the scalars a scenario can override and a Monte
 // Carlo study can scatter, as vehicle_param_fields() does for the strut model.
 //
-// What is derived and what is not: finalize_ce_params() recomputes the shared VehicleParams'
-// derived fields (drive shares, per-wheel brake torques, wheel lock rate) from the shared
+// What is derived and what is not: finalize_ce_params() recomputes the shared derived fields
+// (drive shares, per-wheel brake torques, wheel lock rate: derive_vehicle_common) from the shared
 // fields. Nothing inside CeParams is derived from the chassis or wheel fields: chassis_mass,
 // chassis_com and chassis_inertia already include the Pitman steering (make_ce_params lumps it
 // in), and the model reads them as they are. The preset's spring free lengths were balanced
@@ -15,16 +15,17 @@
 #include <vector>
 
 #include "fleetdyn/physics/ce_params.h"
-#include "fleetdyn/vehicle.h"  // VehicleParamField
+#include "fleetdyn/vehicle_common.h"  // VehicleParamField, check_vehicle_common
 
 namespace fleetdyn {
 
-// One row per overridable scalar of CeParams<double>: X(name, member, unit, min, max,
+// One row per overridable scalar of the ce model's own: X(name, member, unit, min, max,
 // description). Ranges reject nonsense (negative masses, friction above 3 ...), not unusual
-// vehicles. Shared rows (member vehicle.*) carry the strut table's names, units and ranges; only
-// the shared fields the ce model reads are listed (ce has its own masses, geometry, springs,
-// wheel spin inertia and steering). Per-axle rows (name suffix sfx, axle i, w names the axle in
-// the description): _front is axle[0], _rear axle[1].
+// vehicles. The shared rows (tire, driveline, brakes, gravity) are FLEETDYN_VEHICLE_COMMON_FIELDS
+// (physics/vehicle_common.h), the same as the strut model's. ce has its own masses, geometry,
+// springs, wheel spin inertia and steering (its max_steer is the Pitman arm angle, not the strut's
+// road-wheel angle). Per-axle rows (name suffix sfx, axle i, w names the axle in the
+// description): _front is axle[0], _rear axle[1].
 #define FLEETDYN_CE_AXLE_FIELDS(X, sfx, i, w)                                                                          \
   X("spring_free_length" sfx, axle[i].spring_free_length, "m", 0.05, 3.0, w " spring free length")                     \
   X("spring_rate" sfx, axle[i].spring_rate, "N/m", 1.0e3, 1.0e8, w " spring rate (on spring length)")                  \
@@ -39,7 +40,7 @@ namespace fleetdyn {
   X("bump_limit_lca" sfx, axle[i].bump_limit_lca, "rad", 0.0, 1.5, w " full-bump limit: LCA angle")                 \
   X("travel_limit_stiffness" sfx, axle[i].travel_limit_stiffness, "N m/rad", 0.0, 1.0e8, w " travel limits stiffness (droop and bump)")
 
-#define FLEETDYN_CE_PARAM_FIELDS(X)                                                                                    \
+#define FLEETDYN_CE_OWN_FIELDS(X)                                                                                      \
   X("chassis_mass", chassis_mass, "kg", 50.0, 1.0e5, "chassis mass with the steering mechanism")                       \
   X("chassis_com_x", chassis_com.x, "m", -10.0, 10.0, "chassis COM, chassis frame x (forward)")                        \
   X("chassis_com_y", chassis_com.y, "m", -2.5, 2.5, "chassis COM, chassis frame y (left)")                             \
@@ -53,24 +54,12 @@ namespace fleetdyn {
   FLEETDYN_CE_AXLE_FIELDS(X, "_front", 0, "front")                                                                     \
   FLEETDYN_CE_AXLE_FIELDS(X, "_rear", 1, "rear")                                                                       \
   X("max_steer", steering.max_angle, "rad", 0.01, 1.2, "Pitman arm angle at full input (not road wheel)")              \
-  X("steer_time_constant", steer_time_constant, "s", 1.0e-3, 1.0, "steering actuator lag")                             \
-  X("engine_peak_torque", vehicle.engine_peak_torque, "N m", 0.0, 1.0e5, "engine peak torque")                         \
-  X("engine_peak_power", vehicle.engine_peak_power, "W", 0.0, 1.0e7, "engine peak power")                              \
-  X("engine_max_speed", vehicle.engine_max_speed, "rad/s", 10.0, 2000.0, "engine governed speed")                      \
-  X("driveline_ratio", vehicle.driveline_ratio, "-", 0.5, 100.0, "overall reduction")                                  \
-  X("driveline_efficiency", vehicle.driveline_efficiency, "-", 0.1, 1.0, "driveline efficiency")                       \
-  X("front_torque_split", vehicle.front_torque_split, "-", 0.0, 1.0, "AWD front share")                                \
-  X("brake_torque_front", vehicle.brake_torque_front, "N m", 0.0, 1.0e5, "front brake torque per wheel")               \
-  X("brake_torque_rear", vehicle.brake_torque_rear, "N m", 0.0, 1.0e5, "rear brake torque per wheel")                  \
-  X("wheel_lock_time", vehicle.wheel_lock_time, "s", 1.0e-3, 1.0, "held-wheel time constant")                          \
-  X("gravity", vehicle.gravity, "m/s^2", 0.0, 100.0, "gravitational acceleration")                                     \
-  X("tire.unloaded_radius", vehicle.tire.unloaded_radius, "m", 0.1, 3.0, "tire unloaded radius")                       \
-  X("tire.vertical_stiffness", vehicle.tire.vertical_stiffness, "N/m", 1.0e4, 1.0e8, "tire vertical stiffness")        \
-  X("tire.vertical_damping", vehicle.tire.vertical_damping, "N s/m", 0.0, 1.0e6, "tire vertical damping")              \
-  X("tire.mu", vehicle.tire.mu, "-", 0.05, 3.0, "tire-road friction coefficient")                                      \
-  X("tire.rolling_resistance", vehicle.tire.rolling_resistance, "-", 0.0, 0.5, "rolling resistance coefficient")       \
-  X("tire.long_stiffness", vehicle.tire.long_stiffness, "N/m", 1.0e3, 1.0e7, "tread longitudinal stiffness")           \
-  X("tire.lat_stiffness", vehicle.tire.lat_stiffness, "N/m", 1.0e3, 1.0e7, "tread lateral stiffness")
+  X("steer_time_constant", steer_time_constant, "s", 1.0e-3, 1.0, "steering actuator lag")
+
+// Every overridable scalar of the ce model: its own, then the ones every model shares.
+#define FLEETDYN_CE_PARAM_FIELDS(X) \
+  FLEETDYN_CE_OWN_FIELDS(X)         \
+  FLEETDYN_VEHICLE_COMMON_FIELDS(X)
 
 // The overridable scalar fields of the ce model, by name (docs, scenario overrides, CSV echo).
 const std::vector<VehicleParamField>& ce_param_fields();
@@ -79,9 +68,10 @@ double* ce_param_ptr(CeParams<double>& p, const std::string& name);
 // A field's value by name; throws fleetdyn::Error on an unknown name.
 double ce_param(const CeParams<double>& p, const std::string& name);
 
-// Recompute what depends on the overridable fields (the shared VehicleParams' derived fields)
-// and validate: every field within its range, the stops in order, physically possible inertias,
-// the steering assembled at full input. Throws fleetdyn::Error naming the field on inconsistency.
+// Recompute what depends on the overridable fields (the shared derived fields) and validate:
+// every field within its range (the ce's own, then check_vehicle_common), the stops in order,
+// physically possible inertias, the steering assembled at full input. Throws fleetdyn::Error
+// naming the field on inconsistency.
 void finalize_ce_params(CeParams<double>& p);
 
 }  // namespace fleetdyn

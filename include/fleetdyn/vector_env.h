@@ -44,6 +44,7 @@
 
 #include "fleetdyn/batch.h"
 #include "fleetdyn/physics/ce_params.h"
+#include "fleetdyn/physics/vehicle_params.h"
 #include "fleetdyn/rough_road.h"
 
 namespace fleetdyn {

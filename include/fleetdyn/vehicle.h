@@ -1,4 +1,4 @@
-// Vehicle presets and parameter access by name (host API).
+// The strut model's vehicle presets and parameter access by name (host API).
 #pragma once
 
 #include <string>
@@ -6,6 +6,7 @@
 
 #include "fleetdyn/physics/strut_model.h"  // EnergyLedger, StrutDiagnostics: Batch::energy(), diagnostics()
 #include "fleetdyn/physics/vehicle_params.h"
+#include "fleetdyn/vehicle_common.h"
 
 namespace fleetdyn {
 
@@ -23,19 +24,14 @@ VehicleParams<double> vehicle_preset(const std::string& name);
 // if a field is out of range or the parameters are inconsistent.
 void finalize_vehicle_params(VehicleParams<double>& p);
 
-// The one check of a parameter set, at every way in (finalize, Batch, the vector env, Python):
-// every overridable field finite and within its [min, max] (vehicle_param_fields), the masses
-// and heights consistent, the model's parts 0 or 1 and their linkage curves present. Throws
-// fleetdyn::Error "WHAT: FIELD = VALUE UNIT is outside [MIN, MAX]" (or the inconsistency).
+// The one check of a strut parameter set, at every way in (finalize, Batch, the vector env,
+// Python): every overridable field finite and within its [min, max] (vehicle_param_fields: the
+// strut's own, then check_vehicle_common), the masses and heights consistent, the model's
+// parts 0 or 1 and their linkage curves present. Throws fleetdyn::Error
+// "WHAT: FIELD = VALUE UNIT is outside [MIN, MAX]" (or the inconsistency).
 void check_vehicle_params(const VehicleParams<double>& p, const std::string& what);
 
 // The overridable scalar fields, from FLEETDYN_VEHICLE_PARAM_FIELDS.
-struct VehicleParamField {
-  const char* name;
-  const char* unit;
-  double min, max;
-  const char* description;
-};
 const std::vector<VehicleParamField>& vehicle_param_fields();
 // Pointer to a field by name, or null if there is no such field.
 double* vehicle_param_ptr(VehicleParams<double>& p, const std::string& name);

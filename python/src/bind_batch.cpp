@@ -391,7 +391,7 @@ void bind_batch(py::module_& m) {
       .def_property_readonly("state_size", &Batch::state_size)
       .def_property_readonly("step_size", [](const Batch& b) { return b.options().step; }, "[s] the RK4 step")
       .def("params", &Batch::params, py::arg("vehicle"),
-           "strut: the vehicle's parameters (a copy); ce: the tire/driveline/brakes it shares")
+           "strut: the vehicle's parameters (a copy); ce and pgs raise fleetdyn.Error (use ce_params)")
       .def("ce_params", &Batch::ce_params, py::arg("vehicle"),
            "ce: the vehicle's parameters (a copy); pgs: the ce vehicle its bodies are built from (with rigid wheels, "
            "its tire 100 times stiffer vertically: pgs_vehicle_rest_params)")

@@ -24,7 +24,7 @@
 #include "fleetdyn/physics/math.h"
 #include "fleetdyn/physics/metrics.h"
 #include "fleetdyn/physics/terrain.h"
-#include "fleetdyn/physics/vehicle_params.h"
+#include "fleetdyn/physics/vehicle_common.h"
 
 namespace fleetdyn {
 

@@ -36,7 +36,6 @@
 #include "fleetdyn/physics/driveline.h"
 #include "fleetdyn/physics/math.h"
 #include "fleetdyn/physics/spatial.h"
-#include "fleetdyn/physics/strut_model.h"  // load3/store3, piecewise_linear, FrozenContact helpers
 #include "fleetdyn/physics/terrain.h"
 #include "fleetdyn/physics/tire_tmeasy.h"
 
@@ -177,7 +176,7 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   const Vec3<T> vel[kCeAggregateBodies] = {m.lca_ball_vel, m.uca_ball_vel, m.wheel_centre_vel, m.tierod_outer_vel};
   const Vec3<T> alpha[kCeAggregateBodies] = {m.lca_alpha, m.uca_alpha, m.upright_alpha, m.tierod_alpha};
   const Vec3<T> acc[kCeAggregateBodies] = {m.lca_ball_acc, m.uca_ball_acc, m.wheel_centre_acc, m.tierod_outer_acc};
-  const Vec3<T> gravity_body = mul_transpose(rot, Vec3<T>{T(0), T(0), -p.vehicle.gravity});
+  const Vec3<T> gravity_body = mul_transpose(rot, Vec3<T>{T(0), T(0), -p.gravity});
   for (int j = 0; j < kCeAggregateBodies; ++j) {
     out.inertia[j] = rigid_inertia(p.body_mass[i][j], coms[j], rotate_sym(*rots[j], p.body_inertia[i][j]));
     out.lca_map[j] = motion_at_origin(omega_unit[j], vel_unit[j], ref_point[j]);
@@ -203,11 +202,11 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   const Vec3<T> wheel_vel = rot * wheel_vel_body;
   const Vec3<T> axis_world = rot * axis;
   const TerrainContact<T> contact = terrain_query(*env.terrain, wheel_local, env.origin_x, env.origin_y);
-  const T pen = penetration(contact, p.vehicle.tire.unloaded_radius);
-  const T fz = tire_normal_force(p.vehicle.tire, pen, -dot(wheel_vel, contact.normal));
+  const T pen = penetration(contact, p.tire.unloaded_radius);
+  const T fz = tire_normal_force(p.tire, pen, -dot(wheel_vel, contact.normal));
   const Vec3<T> t_long = normalized_or(cross(axis_world, contact.normal), rot.col(0));
   const Vec3<T> t_lat = cross(contact.normal, t_long);
-  const T rolling_radius = tire_rolling_radius(p.vehicle.tire, fz);
+  const T rolling_radius = tire_rolling_radius(p.tire, fz);
   TireInput<T> tin;
   tin.fz = fz;
   tin.v_long = dot(wheel_vel, t_long);
@@ -219,22 +218,22 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   tin.defl_long = s[kDeflLong + i];
   tin.defl_lat = s[kDeflLat + i];
   const auto touching = pen > T(0);
-  tin.contact_length = select(touching, T(2) * sqrt(p.vehicle.tire.unloaded_radius * select(touching, pen, T(0))), T(0));
-  const TireOutput<T> tire = tmeasy_forces(p.vehicle.tire, tin, contact.mu_scale);
+  tin.contact_length = select(touching, T(2) * sqrt(p.tire.unloaded_radius * select(touching, pen, T(0))), T(0));
+  const TireOutput<T> tire = tmeasy_forces(p.tire, tin, contact.mu_scale);
   out.tire_defl_long_rate = tire.defl_long_rate;
   out.tire_defl_lat_rate = tire.defl_lat_rate;
   out.tire_normal_force = fz;
   const Vec3<T> tire_force_world = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
-  const T contact_lever = p.vehicle.tire.unloaded_radius - pen;
+  const T contact_lever = p.tire.unloaded_radius - pen;
   const Vec3<T> contact_point_body = pose.wheel_centre - contact_lever * mul_transpose(rot, contact.normal);
   const Vec3<T> normal_body = mul_transpose(rot, contact.normal);
 
   // Drive and brake (as strut: the resisting torque holds a wheel at rest up to its limit). The
   // tire's moment about the axis is that of its force at the contact point, lever R0 - pen.
   const T external = drive_torque - contact_lever * tire.fx;
-  const T brake_max = p.vehicle.brake_torque[i] * input.brake;
+  const T brake_max = p.brake_torque[i] * input.brake;
   const T resist_max = brake_max + tire.rolling_resistance_torque_max;
-  const T resist = clamp(-external - p.wheel_spin_inertia * p.vehicle.wheel_lock_rate * spin, -resist_max, resist_max);
+  const T resist = clamp(-external - p.wheel_spin_inertia * p.wheel_lock_rate * spin, -resist_max, resist_max);
   const auto resisting = resist_max > T(0);
   const T brake = select(resisting, resist * (brake_max / select(resisting, resist_max, T(1))), T(0));
   const Vec3<T> wheel_torque = (drive_torque + resist) * axis + tire.mz * normal_body;
@@ -275,7 +274,7 @@ FLEETDYN_FN CeAccelerations<T> ce_articulated_body(const CeParams<T>& p, const T
                                                    const CeCornerBodies<T>* corners) {
   using namespace ce;
   const SpatialVec<T> base_vel{load3(s, kOmega), load3(s, kVel)};
-  const Vec3<T> gravity_body = mul_transpose(rot, Vec3<T>{T(0), T(0), -p.vehicle.gravity});
+  const Vec3<T> gravity_body = mul_transpose(rot, Vec3<T>{T(0), T(0), -p.gravity});
   const RigidInertia<T> chassis = rigid_inertia(p.chassis_mass, p.chassis_com, p.chassis_inertia);
   RigidInertia<T> rigid_sum = chassis;
   SpatialVec<T> base_bias = cross_force(base_vel, chassis * base_vel) - force_at(p.chassis_mass * gravity_body, p.chassis_com);
@@ -370,13 +369,13 @@ FLEETDYN_FN void ce_derivative(const CeParams<T>& p, const CeEnvironment<T>& env
   const SteeringLinkState<T> link = steering_link_state(p.steering, steer, steer_rate, steer_accel);
   // Driveline: engine speed from the drive-weighted mean wheel spin.
   T mean_spin = T(0);
-  for (int i = 0; i < kCorners; ++i) mean_spin += p.vehicle.drive_share[i] * s[kWheelSpin + i];
-  const T drive_total = drive_torque_at_wheels(p.vehicle, input.throttle, mean_spin);
+  for (int i = 0; i < kCorners; ++i) mean_spin += p.drive_share[i] * s[kWheelSpin + i];
+  const T drive_total = drive_torque_at_wheels(p, input.throttle, mean_spin);
 
   CeCornerBodies<T> local[kCorners];
   CeCornerBodies<T>* corners = corners_out ? corners_out : local;
   for (int i = 0; i < kCorners; ++i) {
-    ce_corner_bodies(p, env, i, s, rot, link, drive_total * p.vehicle.drive_share[i], input, corners[i]);
+    ce_corner_bodies(p, env, i, s, rot, link, drive_total * p.drive_share[i], input, corners[i]);
   }
   const CeAccelerations<T> acc = ce_articulated_body(p, s, rot, corners);
 
@@ -448,23 +447,23 @@ FLEETDYN_FN T ce_energy(const CeParams<T>& p, const CeEnvironment<T>& env, const
   const Vec3<T> pos = load3(s, kPos);
   const RigidInertia<T> chassis = rigid_inertia(p.chassis_mass, p.chassis_com, p.chassis_inertia);
   T kinetic = T(0.5) * dot(base_vel, chassis * base_vel);
-  T potential = p.chassis_mass * p.vehicle.gravity * (pos + rot * p.chassis_com).z;
+  T potential = p.chassis_mass * p.gravity * (pos + rot * p.chassis_com).z;
   for (int i = 0; i < kCorners; ++i) {
     const CeCornerBodies<T>& c = corners[i];
     for (int j = 0; j < kCeAggregateBodies; ++j) {
       const SpatialVec<T> v = base_vel + c.rel_vel[j];
       kinetic += T(0.5) * dot(v, c.inertia[j] * v);
       const Vec3<T> com = c.inertia[j].first_moment * (T(1) / c.inertia[j].mass);
-      potential += c.inertia[j].mass * p.vehicle.gravity * (pos + rot * com).z;
+      potential += c.inertia[j].mass * p.gravity * (pos + rot * com).z;
     }
     const SpatialVec<T> wv = base_vel + c.rel_vel[kCeUpright] + s[kWheelSpin + i] * c.spin_axis;
     kinetic += T(0.5) * dot(wv, c.wheel_inertia * wv);
-    potential += p.wheel_mass * p.vehicle.gravity * (pos + rot * c.pose.wheel_centre).z;
+    potential += p.wheel_mass * p.gravity * (pos + rot * c.pose.wheel_centre).z;
     const CeAxleForces<T>& a = p.axle[i / 2];
     potential += ce_spring_energy(a, c.pose.spring_length);
     const TerrainContact<T> contact = terrain_query(*env.terrain, pos + rot * c.pose.wheel_centre, env.origin_x, env.origin_y);
-    const T pen = penetration(contact, p.vehicle.tire.unloaded_radius);
-    potential += select(pen > T(0), T(0.5) * p.vehicle.tire.vertical_stiffness * pen * pen, T(0));
+    const T pen = penetration(contact, p.tire.unloaded_radius);
+    potential += select(pen > T(0), T(0.5) * p.tire.vertical_stiffness * pen * pen, T(0));
   }
   return kinetic + potential;
 }

@@ -1,7 +1,7 @@
 // Parameters of the ce model (seed 001): the suspension geometry, the bodies of each
 // constraint-embedded corner, and the force elements (spring, shock, stops). Tire, driveline,
-// brakes and gravity are the shared ones in `vehicle` (the other fields of `vehicle` describe the
-// strut model's lumped vehicle and are not read by ce).
+// brakes and gravity are the ones every model shares (the VehicleCommon base,
+// physics/vehicle_common.h).
 //
 // Bodies per corner (seed section 4.1; shared/reference/hmmwv.md): LCA, UCA, upright and tierod
 // form the aggregate body (one coordinate, the LCA angle); the wheel (spindle + rim + tire)
@@ -14,7 +14,7 @@
 #include "fleetdyn/physics/config.h"
 #include "fleetdyn/physics/math.h"
 #include "fleetdyn/physics/spatial.h"
-#include "fleetdyn/physics/vehicle_params.h"
+#include "fleetdyn/physics/vehicle_common.h"
 
 namespace fleetdyn {
 
@@ -40,9 +40,10 @@ struct CeAxleForces {
   T travel_limit_stiffness;   // [N m/rad] of both
 };
 
+// The shared part is a base class (p.tire, p.gravity ...), as for the strut's VehicleParams: still
+// trivially copyable and made only of T (host/convert_scalars.h; the env's field index).
 template <class T>
-struct CeParams {
-  VehicleParams<T> vehicle;         // tire, driveline, brakes, gravity (shared with strut)
+struct CeParams : VehicleCommon<T> {
   // Chassis (with the kinematic steering mechanism): mass, COM and inertia about the COM,
   // chassis frame.
   T chassis_mass;

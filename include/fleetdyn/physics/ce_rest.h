@@ -115,8 +115,8 @@ struct CeRestSolution {
 // deflection (total weight / 4 / vertical stiffness), suspension at design.
 template <class T>
 FLEETDYN_FN T ce_rest_initial_height(const CeParams<T>& p) {
-  const T load = ce_vehicle_mass(p) * p.vehicle.gravity / T(kCorners);
-  const T wheel_z = p.vehicle.tire.unloaded_radius - load / p.vehicle.tire.vertical_stiffness;
+  const T load = ce_vehicle_mass(p) * p.gravity / T(kCorners);
+  const T wheel_z = p.tire.unloaded_radius - load / p.tire.vertical_stiffness;
   return wheel_z - p.corner[0].design.wheel_centre.z;
 }
 
@@ -173,8 +173,8 @@ FLEETDYN_CE_REST_FN CeRestSolution<T> ce_rest_solve(const CeParams<T>& p, T spee
   for (int i = 0; i < kCorners; ++i) out.tire_load[i] = diag.tire_normal_force[i];
   ce_rest_state_of(x, s);
   s[kVel + 0] = speed;  // chassis axes: level chassis to first order
-  const T load = ce_vehicle_mass(p) * p.vehicle.gravity / T(kCorners);
-  for (int i = 0; i < kCorners; ++i) s[kWheelSpin + i] = speed / tire_rolling_radius(p.vehicle.tire, load);
+  const T load = ce_vehicle_mass(p) * p.gravity / T(kCorners);
+  for (int i = 0; i < kCorners; ++i) s[kWheelSpin + i] = speed / tire_rolling_radius(p.tire, load);
   return out;
 }
 

@@ -1,12 +1,14 @@
-// Driveline, brakes and steering: normalized driver inputs -> wheel torques and road-wheel angles.
-// Deliberately simple (issue 2): an engine torque map (peak torque, power limit, governor), one
-// fixed reduction, AWD with a fixed front/rear split and open differentials (equal torque left
-// and right), brakes as a maximum holding torque per wheel, parallel front steering.
+// Driveline: normalized driver inputs -> wheel torques, from the parameters every model shares
+// (VehicleCommon). Deliberately simple: an engine torque map (peak torque, power limit,
+// governor), one fixed reduction, AWD with a fixed front/rear split and open differentials
+// (equal torque left and right, VehicleCommon::drive_share); brakes are a maximum holding torque
+// per wheel (VehicleCommon::brake_torque). Steering is each model's (strut: road_wheel_angle in
+// physics/strut_model.h; ce: the Pitman linkage).
 #pragma once
 
 #include "fleetdyn/physics/config.h"
 #include "fleetdyn/physics/math.h"
-#include "fleetdyn/physics/vehicle_params.h"
+#include "fleetdyn/physics/vehicle_common.h"
 
 namespace fleetdyn {
 
@@ -27,7 +29,7 @@ FLEETDYN_FN DriverInput<T> clamped(DriverInput<T> in) {
 // power limit P/omega, tapering linearly to zero over the top 10 % (governor). Below zero
 // speed (vehicle rolling back) the peak torque is available, as through a torque converter.
 template <class T>
-FLEETDYN_FN T engine_full_load_torque(const VehicleParams<T>& p, T engine_speed) {
+FLEETDYN_FN T engine_full_load_torque(const VehicleCommon<T>& p, T engine_speed) {
   const auto stalled = engine_speed <= T(0);  // full torque from standstill, no taper
   T torque = p.engine_peak_power / select(stalled, T(1), engine_speed);
   torque = select(torque > p.engine_peak_torque, p.engine_peak_torque, torque);
@@ -38,15 +40,9 @@ FLEETDYN_FN T engine_full_load_torque(const VehicleParams<T>& p, T engine_speed)
 // Total drive torque at the wheels [N m] (sum over the four) for a throttle and the mean driven
 // wheel spin rate [rad/s].
 template <class T>
-FLEETDYN_FN T drive_torque_at_wheels(const VehicleParams<T>& p, T throttle, T mean_wheel_spin) {
+FLEETDYN_FN T drive_torque_at_wheels(const VehicleCommon<T>& p, T throttle, T mean_wheel_spin) {
   const T engine_speed = p.driveline_ratio * mean_wheel_spin;
   return throttle * engine_full_load_torque(p, engine_speed) * p.driveline_ratio * p.driveline_efficiency;
-}
-
-// Road-wheel steer angle [rad] of a corner: front wheels steer, rear wheels don't.
-template <class T>
-FLEETDYN_FN T road_wheel_angle(const VehicleParams<T>& p, T steer_input, int corner) {
-  return corner < 2 ? steer_input * p.max_steer : T(0);
 }
 
 }  // namespace fleetdyn

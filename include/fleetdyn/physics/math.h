@@ -1,4 +1,5 @@
-// Small fixed-size math for the physics core: 3-vectors, unit quaternions, 3x3 matrices.
+// Small fixed-size math for the physics core: 3-vectors, unit quaternions, 3x3 matrices, their
+// load/store at an offset of a flat state array, and a piecewise-linear table lookup.
 // Templated on the scalar (float or double), usable on host and device, no allocation.
 // Conventions: right-handed ISO frames (x forward, y left, z up); quaternions are (w, x, y, z)
 // and rotate body-frame vectors into the world frame: v_world = q * v_body * q^-1.
@@ -173,5 +174,27 @@ FLEETDYN_FN Vec3<T> euler_zyx(Quat<T> q) {
           atan2(T(2) * (q.w * q.z + q.x * q.y), T(1) - T(2) * (q.y * q.y + q.z * q.z))};
 }
 
+
+// A vector or quaternion at scalar offset i of a flat state array (w, x, y, z for a quaternion).
+template <class T>
+FLEETDYN_FN Vec3<T> load3(const T* a, int i) { return {a[i], a[i + 1], a[i + 2]}; }
+template <class T>
+FLEETDYN_FN void store3(T* a, int i, Vec3<T> v) { a[i] = v.x; a[i + 1] = v.y; a[i + 2] = v.z; }
+template <class T>
+FLEETDYN_FN Quat<T> load_quat(const T* a, int i) { return {a[i], a[i + 1], a[i + 2], a[i + 3]}; }
+template <class T>
+FLEETDYN_FN void store_quat(T* a, int i, Quat<T> q) { a[i] = q.w; a[i + 1] = q.x; a[i + 2] = q.y; a[i + 3] = q.z; }
+
+// Piecewise-linear table lookup, branch-free: the segment containing x is selected from the
+// last one down, so the first segment with x <= xs[i] wins.
+template <class T>
+FLEETDYN_FN T piecewise_linear(const T* xs, const T* ys, int n, T x) {
+  // Beyond the table: extend the last segment's slope (a stop keeps getting stiffer, not flat).
+  T y = ys[n - 1] + (ys[n - 1] - ys[n - 2]) * (x - xs[n - 1]) / (xs[n - 1] - xs[n - 2]);
+  for (int i = n - 1; i >= 1; --i) {
+    y = select(x <= xs[i], ys[i - 1] + (ys[i] - ys[i - 1]) * (x - xs[i - 1]) / (xs[i] - xs[i - 1]), y);
+  }
+  return select(x <= xs[0], ys[0], y);
+}
 
 }  // namespace fleetdyn

@@ -56,15 +56,6 @@ enum StateIndex : int {
 
 constexpr int kStrutStateSize = strut::kStateSize;
 
-template <class T>
-FLEETDYN_FN Vec3<T> load3(const T* a, int i) { return {a[i], a[i + 1], a[i + 2]}; }
-template <class T>
-FLEETDYN_FN void store3(T* a, int i, Vec3<T> v) { a[i] = v.x; a[i + 1] = v.y; a[i + 2] = v.z; }
-template <class T>
-FLEETDYN_FN Quat<T> load_quat(const T* a, int i) { return {a[i], a[i + 1], a[i + 2], a[i + 3]}; }
-template <class T>
-FLEETDYN_FN void store_quat(T* a, int i, Quat<T> q) { a[i] = q.w; a[i + 1] = q.x; a[i + 2] = q.y; a[i + 3] = q.z; }
-
 // Contact of one step when it is NOT re-queried at every stage: the tangent plane sampled at
 // the wheel at the start of the step (seed 004's once-per-step query with the within-step
 // correction pen = pen_rigid - (x_u - x_query).n, which the tangent plane gives exactly).
@@ -74,6 +65,13 @@ struct FrozenContact {
   Vec3<T> normal[kCorners];
   T mu_scale[kCorners];
 };
+
+// Road-wheel steer angle [rad] of a corner: front wheels steer, rear wheels don't (parallel
+// steering; the linkage's Ackermann offset is added by StrutEnvironment).
+template <class T>
+FLEETDYN_FN T road_wheel_angle(const VehicleParams<T>& p, T steer_input, int corner) {
+  return corner < 2 ? steer_input * p.max_steer : T(0);
+}
 
 // What the model knows, for one step, about where it is and what the driver does that does not
 // change within the step: the terrain, the vehicle's origin, the contact mode, and the front
@@ -167,18 +165,6 @@ struct StrutDiagnostics {
   T bushing_deflection[kCorners];       // [m] |perpendicular offset|
   Vec3<T> chassis_accel;                // [m/s^2] world, kinematic (gravity included in the dynamics)
 };
-
-// Piecewise-linear table lookup, branch-free: the segment containing x is selected from the
-// last one down, so the first segment with x <= xs[i] wins.
-template <class T>
-FLEETDYN_FN T piecewise_linear(const T* xs, const T* ys, int n, T x) {
-  // Beyond the table: extend the last segment's slope (a stop keeps getting stiffer, not flat).
-  T y = ys[n - 1] + (ys[n - 1] - ys[n - 2]) * (x - xs[n - 1]) / (xs[n - 1] - xs[n - 2]);
-  for (int i = n - 1; i >= 1; --i) {
-    y = select(x <= xs[i], ys[i - 1] + (ys[i] - ys[i - 1]) * (x - xs[i - 1]) / (xs[i] - xs[i - 1]), y);
-  }
-  return select(x <= xs[0], ys[0], y);
-}
 
 // Stop force at the wheel [N] for a wheel-travel penetration past the stop [m] (> 0 engaged).
 // The table is on spring length; wheel travel maps to spring penetration by the motion ratio

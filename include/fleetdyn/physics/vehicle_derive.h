@@ -1,7 +1,8 @@
-// The derived fields of VehicleParams (marked "derived" in physics/vehicle_params.h) from the
-// others. Single source: finalize_vehicle_params (host/vehicle_params.cpp) checks the inputs and
-// calls it in double; the vector environment calls it on the device after drawing an env's
-// randomized parameters at each reset (physics/env/env_reset.h), whose ranges the host checked.
+// The derived fields of VehicleParams (marked "derived" in physics/vehicle_params.h and, for the
+// shared part, physics/vehicle_common.h) from the others. Single source: finalize_vehicle_params
+// (host/vehicle_params.cpp) checks the inputs and calls it in double; the vector environment
+// calls it on the device after drawing an env's randomized parameters at each reset
+// (physics/env/env_reset.h), whose ranges the host checked.
 #pragma once
 
 #include "fleetdyn/physics/config.h"
@@ -25,6 +26,7 @@ FLEETDYN_FN T bushing_reduced_mass(const VehicleParams<T>& p, int corner, Vec3<T
 // (finalize_vehicle_params throws otherwise).
 template <class T>
 FLEETDYN_FN void derive_vehicle_params(VehicleParams<T>& p) {
+  derive_vehicle_common(p);
   const T unsprung_total = T(2) * (p.unsprung_mass_front + p.unsprung_mass_rear);
   p.body_mass = p.total_mass - unsprung_total;
   const T wheelbase = p.cg_to_front_axle + p.cg_to_rear_axle;
@@ -44,8 +46,6 @@ FLEETDYN_FN void derive_vehicle_params(VehicleParams<T>& p) {
     p.damping_rebound[i] = front ? p.damping_rebound_front : p.damping_rebound_rear;
     p.bump_travel[i] = front ? p.bump_travel_front : p.bump_travel_rear;
     p.rebound_travel[i] = front ? p.rebound_travel_front : p.rebound_travel_rear;
-    p.brake_torque[i] = front ? p.brake_torque_front : p.brake_torque_rear;
-    p.drive_share[i] = T(0.5) * (front ? p.front_torque_split : T(1) - p.front_torque_split);
   }
   // Coil at the wheel (seed 004 "Progressive coil rate"): rate and free length chosen so the
   // static load and the wheel rate at design equal the lumped ones, MR0 = -dl/dz at design.
@@ -63,7 +63,6 @@ FLEETDYN_FN void derive_vehicle_params(VehicleParams<T>& p) {
   p.inverse_body_mass = T(1) / p.body_mass;
   p.inverse_body_inertia = {T(1) / p.body_inertia_xx, T(1) / p.body_inertia_yy, T(1) / p.body_inertia_zz};
   p.inverse_spin_inertia = T(1) / p.wheel_spin_inertia;
-  p.wheel_lock_rate = T(1) / p.wheel_lock_time;
   // Bushing damping: the given ratio of critical for the smaller of the reduced masses along
   // body x and y, so the stiffest bushing mode is exactly at the requested damping ratio.
   for (int i = 0; i < kCorners; ++i) {

@@ -1,10 +1,13 @@
-// Per-vehicle parameters shared by the vehicle models (the "model" half of the model/state split).
+// The strut model's per-vehicle parameters (the "model" half of the model/state split): its
+// lumped vehicle (masses, geometry, lumped suspension, bushing, stops, linkage) on top of the
+// tire, driveline, brakes and gravity every model shares (VehicleCommon, physics/vehicle_common.h).
 // A batch holds an array of these of length 1 (all vehicles alike) or N (one per vehicle) and a
 // vehicle v reads params[v % count], so Monte Carlo and RL randomization need no special code.
 //
-// Fields marked "derived" are computed by finalize_vehicle_params() (host/vehicle_params.cpp)
-// from the others and must not be set by hand. The overridable scalar fields are listed once in
-// FLEETDYN_VEHICLE_PARAM_FIELDS below; scenario overrides, CSV echo and docs all use that table.
+// Fields marked "derived" are computed from the others by finalize_vehicle_params()
+// (host/vehicle_params.cpp, the shared ones through derive_vehicle_common()) and must not be set
+// by hand. The overridable scalar fields are listed once in FLEETDYN_VEHICLE_PARAM_FIELDS below
+// (the strut's own rows and the shared table); scenario overrides, CSV echo and docs all use it.
 //
 // Frames: body frame at the sprung-body centre of mass, ISO axes (x forward, y left, z up).
 // Corners are numbered 0 front-left, 1 front-right, 2 rear-left, 3 rear-right.
@@ -14,14 +17,14 @@
 #include "fleetdyn/physics/math.h"
 #include "fleetdyn/physics/strut_linkage.h"
 #include "fleetdyn/physics/tire_tmeasy.h"
+#include "fleetdyn/physics/vehicle_common.h"
 
 namespace fleetdyn {
 
-constexpr int kCorners = 4;
-constexpr int kStopTablePoints = 7;
-
+// A base class, not a member, so the strut physics reads p.tire, p.gravity ... as before; still
+// trivially copyable and made only of T (host/convert_scalars.h; the env's field index).
 template <class T>
-struct VehicleParams {
+struct VehicleParams : VehicleCommon<T> {
   // --- mass and geometry -------------------------------------------------------------------
   T total_mass;            // [kg] whole vehicle, sprung + 4 unsprung
   T unsprung_mass_front;   // [kg] per front corner (spindle, upright, wheel, tire, half the arms)
@@ -53,19 +56,8 @@ struct VehicleParams {
   T tire_force_at_contact; // [-] 1: the tire force's moment about the wheel centre reaches the body
   T linkage_geometry;      // [-] 1: wheel path, camber, toe and Ackermann from `linkage` (needs its curves)
   T progressive_spring;    // [-] 1: coil force k (l_free - l) MR and damper (MR/MR0)^2 from `linkage`
-  // --- driveline, brakes, steering ------------------------------------------------------------
-  T engine_peak_torque;    // [N m]
-  T engine_peak_power;     // [W]
-  T engine_max_speed;      // [rad/s] torque tapers to zero here (governor)
-  T driveline_ratio;       // [-] engine speed / wheel speed (fixed reduction)
-  T driveline_efficiency;  // [-]
-  T front_torque_split;    // [-] share of drive torque to the front axle (AWD), split equally left/right
-  T brake_torque_front;    // [N m] per wheel at full brake input
-  T brake_torque_rear;     // [N m]
+  // --- steering (tire, driveline and brakes: VehicleCommon) ---------------------------------
   T max_steer;             // [rad] road-wheel angle at full steering input (both front wheels)
-  T wheel_lock_time;       // [s] time constant with which a held (braked/parked) wheel is brought to rest
-  T gravity;               // [m/s^2]
-  TireParams<T> tire;      // one tire model for all four corners
   // --- tables (not overridable by name) -------------------------------------------------------
   T stop_table_pen[kStopTablePoints];    // [m] stop penetration on spring length
   T stop_table_force[kStopTablePoints];  // [N] stop force on spring length
@@ -78,8 +70,6 @@ struct VehicleParams {
   T wheel_rate[kCorners];           // [N/m]
   T damping_bump[kCorners], damping_rebound[kCorners];  // [N s/m]
   T bump_travel[kCorners], rebound_travel[kCorners];    // [m]
-  T brake_torque[kCorners];         // [N m]
-  T drive_share[kCorners];          // [-] share of the driveline torque per wheel
   T link_damping[kCorners];         // [N s/m] critical damping of the bushing for the reduced mass
   T static_tire_load[kCorners];     // [N]
   // Coil spring at the wheel: F = coil_rate (coil_free_length - l) MR with l, MR from the linkage
@@ -92,12 +82,11 @@ struct VehicleParams {
   T inverse_body_mass;                // [1/kg]
   Vec3<T> inverse_body_inertia;       // [1/(kg m^2)] xx, yy, zz
   T inverse_spin_inertia;             // [1/(kg m^2)]
-  T wheel_lock_rate;                  // [1/s] 1 / wheel_lock_time
 };
 
-// One row per overridable scalar: X(name, member, unit, min, max, description).
+// One row per overridable scalar of the strut's own: X(name, member, unit, min, max, description).
 // Ranges reject nonsense (negative masses, friction above 3 ...), not unusual vehicles.
-#define FLEETDYN_VEHICLE_PARAM_FIELDS(X)                                                         \
+#define FLEETDYN_STRUT_OWN_FIELDS(X)                                                             \
   X("total_mass", total_mass, "kg", 100.0, 1.0e5, "whole vehicle mass")                        \
   X("unsprung_mass_front", unsprung_mass_front, "kg", 1.0, 2000.0, "unsprung mass per front corner") \
   X("unsprung_mass_rear", unsprung_mass_rear, "kg", 1.0, 2000.0, "unsprung mass per rear corner") \
@@ -126,23 +115,11 @@ struct VehicleParams {
   X("tire_force_at_contact", tire_force_at_contact, "-", 0.0, 1.0, "1: tire force acts at the contact patch (0: wheel centre)") \
   X("linkage_geometry", linkage_geometry, "-", 0.0, 1.0, "1: wheel path, camber, toe, Ackermann from the linkage") \
   X("progressive_spring", progressive_spring, "-", 0.0, 1.0, "1: coil rate and damper follow the motion ratio") \
-  X("engine_peak_torque", engine_peak_torque, "N m", 0.0, 1.0e5, "engine peak torque")          \
-  X("engine_peak_power", engine_peak_power, "W", 0.0, 1.0e7, "engine peak power")               \
-  X("engine_max_speed", engine_max_speed, "rad/s", 10.0, 2000.0, "engine governed speed")      \
-  X("driveline_ratio", driveline_ratio, "-", 0.5, 100.0, "overall reduction")                   \
-  X("driveline_efficiency", driveline_efficiency, "-", 0.1, 1.0, "driveline efficiency")        \
-  X("front_torque_split", front_torque_split, "-", 0.0, 1.0, "AWD front share")                 \
-  X("brake_torque_front", brake_torque_front, "N m", 0.0, 1.0e5, "front brake torque per wheel") \
-  X("brake_torque_rear", brake_torque_rear, "N m", 0.0, 1.0e5, "rear brake torque per wheel")   \
-  X("max_steer", max_steer, "rad", 0.0, 1.2, "road-wheel angle at full input")                  \
-  X("wheel_lock_time", wheel_lock_time, "s", 1.0e-3, 1.0, "held-wheel time constant")          \
-  X("gravity", gravity, "m/s^2", 0.0, 100.0, "gravitational acceleration")                      \
-  X("tire.unloaded_radius", tire.unloaded_radius, "m", 0.1, 3.0, "tire unloaded radius")        \
-  X("tire.vertical_stiffness", tire.vertical_stiffness, "N/m", 1.0e4, 1.0e8, "tire vertical stiffness") \
-  X("tire.vertical_damping", tire.vertical_damping, "N s/m", 0.0, 1.0e6, "tire vertical damping") \
-  X("tire.mu", tire.mu, "-", 0.05, 3.0, "tire-road friction coefficient")                       \
-  X("tire.rolling_resistance", tire.rolling_resistance, "-", 0.0, 0.5, "rolling resistance coefficient") \
-  X("tire.long_stiffness", tire.long_stiffness, "N/m", 1.0e3, 1.0e7, "tread longitudinal stiffness") \
-  X("tire.lat_stiffness", tire.lat_stiffness, "N/m", 1.0e3, 1.0e7, "tread lateral stiffness")
+  X("max_steer", max_steer, "rad", 0.0, 1.2, "road-wheel angle at full input")
+
+// Every overridable scalar of the strut model: its own, then the shared ones.
+#define FLEETDYN_VEHICLE_PARAM_FIELDS(X) \
+  FLEETDYN_STRUT_OWN_FIELDS(X)           \
+  FLEETDYN_VEHICLE_COMMON_FIELDS(X)
 
 }  // namespace fleetdyn

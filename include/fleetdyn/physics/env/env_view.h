@@ -60,7 +60,7 @@ struct EnvModel<StrutModel> {
   static FLEETDYN_FN T wheel_radius(const VehicleParams<T>& p) { return p.tire.unloaded_radius; }
 };
 
-// The ce model. Derived fields: only the shared VehicleParams' (drive shares, per-wheel brake
+// The ce model. Derived fields: only the shared VehicleCommon's (drive shares, per-wheel brake
 // torques, wheel lock rate: finalize_ce_params derives nothing else, host/ce_param_fields.cpp).
 // Initial state: the static equilibrium of this episode's parameters, solved at every reset by
 // the Newton iteration the host's ce_rest_state runs (physics/ce_rest.h), in fp64 whatever the
@@ -70,7 +70,7 @@ struct EnvModel<StrutModel> {
 template <>
 struct EnvModel<CeModel> {
   template <class T>
-  static FLEETDYN_FN void derive(CeParams<T>& p) { derive_vehicle_params(p.vehicle); }
+  static FLEETDYN_FN void derive(CeParams<T>& p) { derive_vehicle_common(p); }
   template <class T>
   static FLEETDYN_FN void initial_state(const CeParams<T>& p, const TerrainDesc<T>& terrain, double x, double y, T yaw,
                                         T speed, T* s, T* origin_x, T* origin_y, T* static_load) {
@@ -89,7 +89,7 @@ struct EnvModel<CeModel> {
   template <class T>
   static FLEETDYN_FN T wheel_spin(const T* s, int corner) { return s[ce::kWheelSpin + corner]; }
   template <class T>
-  static FLEETDYN_FN T wheel_radius(const CeParams<T>& p) { return p.vehicle.tire.unloaded_radius; }
+  static FLEETDYN_FN T wheel_radius(const CeParams<T>& p) { return p.tire.unloaded_radius; }
 };
 
 template <class Model, class T>

@@ -166,7 +166,7 @@ FLEETDYN_FN void vehicle_loads(const PgsVehicleParams<T>& p, const TerrainDesc<T
                                DriverInput<T> input, T h, pgs::Strided<T> s, Loads<T>& l) {
   using namespace pgs;
   const CeParams<T>& ce = p.ce;
-  const VehicleParams<T>& vp = ce.vehicle;
+  const VehicleCommon<T>& vp = ce;
   for (int i = 0; i < kBodies; ++i) {
     l.force[i] = Vec3<T>{T(0), T(0), T(0)};
     l.torque[i] = Vec3<T>{T(0), T(0), T(0)};
