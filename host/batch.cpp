@@ -363,7 +363,7 @@ void Batch::Impl::init(int n, TerrainSpec terrain_spec, const BatchOptions& batc
                 " model queries the terrain at every stage");
   }
   validate_terrain(terrain_spec, n);
-  if (!(o.capsize_roll >= 0.0 && o.capsize_roll <= 3.1415926535897931)) {
+  if (!(o.capsize_roll >= 0.0 && o.capsize_roll <= kPi)) {
     throw Error("capsize_roll must be in [0, pi] rad (0: never), got " + std::to_string(o.capsize_roll));
   }
   terrain = std::move(terrain_spec);
