@@ -8,7 +8,7 @@
 // Force elements are the ce model's own functions (spring, stops, shock, TMeasy tire, drive and
 // brake), applied as point forces and torques instead of generalized forces.
 //
-// Formulation: stabilized index-2 (Gear-Gupta-Leimkuhler), see host/ce_dae_reference.cpp.
+// Formulation: stabilized index-2 (Gear-Gupta-Leimkuhler), see ce_dae_reference.cpp.
 // Host-only; needs SUNDIALS (linked by the tests' fleetdyn_reference library, not by fleetdyn).
 #pragma once
 
