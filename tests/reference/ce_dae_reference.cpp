@@ -1,4 +1,4 @@
-// Independent DAE reference for the ce model (issue 3, reference 5): the fully augmented
+// Independent DAE reference for the ce model: the fully augmented
 // formulation of seed 001 Fig. 1a / eq. 8, integrated by SUNDIALS IDA.
 //
 // Unknowns (all world frame):

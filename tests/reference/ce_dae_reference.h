@@ -1,4 +1,4 @@
-// Independent DAE reference for the ce model (issue 3, reference 5).
+// Independent DAE reference for the ce model.
 //
 // The HMMWV written in maximal coordinates, the fully augmented form of seed 001 Fig. 1a and
 // eq. 8: 21 free rigid bodies (chassis; per corner LCA, UCA, upright, tierod, wheel) with the
