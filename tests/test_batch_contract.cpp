@@ -48,8 +48,8 @@ struct Strut {
 
   // 10 s with everything in it: accelerate, a step steer, a reversal, braking.
   static Maneuver maneuver() {
-    return {{0.0, 0.0, 0.4, 0.0}, {2.0, 0.0, 0.4, 0.0}, {2.5, 0.35, 0.3, 0.0}, {5.0, 0.35, 0.3, 0.0},
-            {5.6, -0.35, 0.3, 0.0}, {7.5, -0.35, 0.0, 0.0}, {8.0, 0.0, 0.0, 0.6}, {10.0, 0.0, 0.0, 0.6}};
+    return {{0.0, 0.0, 0.4, 0.0},   {2.0, 0.0, 0.4, 0.0},   {2.5, 0.35, 0.3, 0.0}, {5.0, 0.35, 0.3, 0.0},
+            {5.6, -0.35, 0.3, 0.0}, {7.5, -0.35, 0.0, 0.0}, {8.0, 0.0, 0.0, 0.6},  {10.0, 0.0, 0.0, 0.6}};
   }
 
   // Vehicles that differ (mass, CG height, wheel rates, tire friction), so a backend that read
@@ -84,8 +84,8 @@ struct Strut {
     finalize_vehicle_params(unstable);
     EXPECT_LT(strut_step_analysis(unstable).rk4_stable_step, 1e-3);
     const Params good = hmmwv_params();
-    DivergingSetup d{Batch({good, unstable, good}, 3, TerrainSpec{}, options),
-                     Batch({good}, 3, TerrainSpec{}, options), 3000, 100, true};
+    DivergingSetup d{Batch({good, unstable, good}, 3, TerrainSpec{}, options), Batch({good}, 3, TerrainSpec{}, options),
+                     3000, 100, true};
     for (Batch* b : {&d.mixed, &d.clean}) {
       InitialCondition ic;
       ic.speed = 10.0;
@@ -98,7 +98,9 @@ struct Strut {
   // fp32 against fp64 over the 10 s maneuver (~150 m travelled), at the world origin and 20 km
   // out (fp32 world coordinates would lose millimetres there): what keeps fp32 this close is
   // positions relative to a per-vehicle origin, the unsprung positions relative to the chassis.
-  static std::vector<InitialCondition> far_and_near() { return {{0.0, 0.0, 0.0, 15.0}, {20000.0, -15000.0, 0.0, 15.0}}; }
+  static std::vector<InitialCondition> far_and_near() {
+    return {{0.0, 0.0, 0.0, 15.0}, {20000.0, -15000.0, 0.0, 15.0}};
+  }
   static constexpr int kPrecisionSteps = 10000;
   static constexpr double kMinTravel = 50.0, kFp32Tolerance = 0.01;
 
@@ -122,7 +124,7 @@ struct Ce {
 
   // 6 s: accelerate, step steer left, reverse to the right, brake.
   static Maneuver maneuver() {
-    return {{0.0, 0.0, 0.4, 0.0}, {1.0, 0.0, 0.4, 0.0}, {1.3, 0.4, 0.3, 0.0}, {3.0, 0.4, 0.3, 0.0},
+    return {{0.0, 0.0, 0.4, 0.0},  {1.0, 0.0, 0.4, 0.0},  {1.3, 0.4, 0.3, 0.0}, {3.0, 0.4, 0.3, 0.0},
             {3.5, -0.4, 0.3, 0.0}, {4.5, -0.4, 0.0, 0.0}, {5.0, 0.0, 0.0, 0.5}, {6.0, 0.0, 0.0, 0.5}};
   }
 
@@ -154,8 +156,8 @@ struct Ce {
     front.shock_mid_compression = front.shock_mid_rebound = front.shock_out_compression = front.shock_out_rebound = 1.0e8;
     EXPECT_LT(ce_step_analysis(unstable).rk4_stable_step, kStep);
     const Params good = hmmwv_ce_params();
-    DivergingSetup d{Batch({good, unstable, good}, 3, TerrainSpec{}, options),
-                     Batch({good}, 3, TerrainSpec{}, options), 1500, 50, true};
+    DivergingSetup d{Batch({good, unstable, good}, 3, TerrainSpec{}, options), Batch({good}, 3, TerrainSpec{}, options),
+                     1500, 50, true};
     for (Batch* b : {&d.mixed, &d.clean}) {
       b->set_initial_conditions({{0.0, 0.0, 0.0, 10.0}});
       b->set_maneuvers({maneuver()});
@@ -164,7 +166,9 @@ struct Ce {
   }
 
   // fp32 follows fp64 over 6 s and ~100 m (origins rebased on the way), also 20 km out.
-  static std::vector<InitialCondition> far_and_near() { return {{0.0, 0.0, 0.0, 15.0}, {20000.0, -10000.0, 0.0, 15.0}}; }
+  static std::vector<InitialCondition> far_and_near() {
+    return {{0.0, 0.0, 0.0, 15.0}, {20000.0, -10000.0, 0.0, 15.0}};
+  }
   static constexpr int kPrecisionSteps = 3000;
   static constexpr double kMinTravel = 60.0, kFp32Tolerance = 0.01;
 
@@ -201,7 +205,8 @@ struct Pgs {
                      Batch({PgsVehicleDef{}}, 3, TerrainSpec{}, options), 100, 100, false};
     std::vector<double> poisoned(static_cast<size_t>(d.mixed.state_size()));
     const std::vector<double> all = d.mixed.state();
-    for (int j = 0; j < d.mixed.state_size(); ++j) poisoned[static_cast<size_t>(j)] = all[static_cast<size_t>(j) * 3 + 1];
+    for (int j = 0; j < d.mixed.state_size(); ++j)
+      poisoned[static_cast<size_t>(j)] = all[static_cast<size_t>(j) * 3 + 1];
     poisoned[pgs::body_field(pgsv::corner_body(0, pgsv::kWheelBody), pgs::kVz)] = std::nan("");
     d.mixed.set_vehicle_state(1, poisoned);
     return d;
@@ -210,7 +215,9 @@ struct Pgs {
   // fp32 against fp64 over a 4 s step steer, at the origin and 20 km out: within 2 cm (measured
   // 0.2 mm and 1 mm: the joint errors are micrometres, and fp32 resolves the chassis-relative
   // positions).
-  static std::vector<InitialCondition> far_and_near() { return {{0.0, 0.0, 0.0, 15.0}, {20000.0, -15000.0, 0.0, 15.0}}; }
+  static std::vector<InitialCondition> far_and_near() {
+    return {{0.0, 0.0, 0.0, 15.0}, {20000.0, -15000.0, 0.0, 15.0}};
+  }
   static constexpr int kPrecisionSteps = 4000;
   static constexpr double kMinTravel = 14.0, kFp32Tolerance = 0.02;
 
@@ -288,7 +295,9 @@ void expect_diverging_vehicle_isolated(const BatchOptions& options) {
   for (int v : {0, 2}) EXPECT_EQ(test::vehicle_state(d.mixed, v), test::vehicle_state(d.clean, v)) << "vehicle " << v;
 }
 
-TYPED_TEST(BatchContract, DivergingVehicleIsIsolated) { expect_diverging_vehicle_isolated<TypeParam>(TypeParam::options()); }
+TYPED_TEST(BatchContract, DivergingVehicleIsIsolated) {
+  expect_diverging_vehicle_isolated<TypeParam>(TypeParam::options());
+}
 
 TYPED_TEST(BatchContract, DivergingVehicleIsIsolatedOnScalarPath) {
   BatchOptions options = TypeParam::options();
