@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetdyn/physics/math.h"
 #include "host/batch_impl.h"
 
 namespace fleetdyn {
@@ -23,7 +24,7 @@ void check_batch_options(const BatchOptions& o, VehicleModel model, bool contact
 }
 
 void check_capsize_roll(const BatchOptions& o) {
-  if (!(o.capsize_roll >= 0.0 && o.capsize_roll <= 3.1415926535897931)) {
+  if (!(o.capsize_roll >= 0.0 && o.capsize_roll <= kPi)) {
     throw Error("capsize_roll must be in [0, pi] rad (0: never), got " + std::to_string(o.capsize_roll));
   }
 }

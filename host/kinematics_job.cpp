@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/suspension.h"
 #include "host/run_job.h"
 #include "host/svg_plot.h"
@@ -32,7 +33,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr double kRadToDeg = 180.0 / M_PI;
+constexpr double kRadToDeg = 180.0 / kPi;
 constexpr long kMaxRowsPerCorner = 100000;
 constexpr const char* kHeader =
     "corner,travel_m,camber_deg,toe_in_deg,wheel_x_m,wheel_y_m,wheel_z_m,spring_length_m,shock_length_m,motion_ratio";

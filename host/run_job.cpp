@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fleetdyn/batch.h"
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/vehicle.h"
 #include "host/output_files.h"
 #include "host/progress.h"
@@ -327,7 +328,7 @@ int run_impl(const RunOptions& given, std::ostream& out, std::ostream& err) {
     };
     out << "  wheel lift-off: " << count_positive(metric::wheel_liftoff_time) << " of " << nveh
         << " vehicles (both wheels of a side: " << count_positive(metric::two_wheel_liftoff_time) << ")\n";
-    out << "  max roll: " << range(metric::max_abs_roll, 180.0 / M_PI, "deg")
+    out << "  max roll: " << range(metric::max_abs_roll, 180.0 / kPi, "deg")
         << ", max lateral acceleration: " << range(metric::max_abs_lat_accel, 1.0 / 9.80665, "g") << "\n";
     out << "  results:  " << (folder / "results.csv").string() << "\n";
     out << "  summary:  " << (folder / "summary.json").string() << "\n";

@@ -29,7 +29,6 @@ namespace {
 
 using namespace yaml_input;
 
-constexpr double kPi = 3.14159265358979323846;
 
 const VehicleParamField* find_param_field(VehicleModel model, const std::string& name) {
   for (const auto& f : model_param_fields(model)) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/math.h"
 #include "host/scenario.h"
 #include "host/scenario_driver.h"
 #include "host/vehicle_models.h"
@@ -15,7 +16,6 @@ namespace fleetdyn {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
 // One finalized parameter set per vehicle with the swept values.
 template <class Host>
@@ -75,7 +75,7 @@ BatchOptions scenario_batch_options(const Scenario& s) {
   bo.substeps = s.substeps;
   bo.requery_contact = s.contact_requery;
   bo.cpu_threads = s.cpu_threads;
-  bo.capsize_roll = s.capsize_roll_deg * kPi / 180.0;
+  bo.capsize_roll = deg_to_rad(s.capsize_roll_deg);
   return bo;
 }
 

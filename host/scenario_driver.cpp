@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "fleetdyn/physics/math.h"
 #include "host/yaml_input.h"
 
 namespace fleetdyn {
@@ -10,7 +11,6 @@ using namespace yaml_input;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
 // A path given along +x from the origin, moved to start at the initial pose.
 Path placed(Path p, const InitialCondition& at) {
@@ -124,7 +124,7 @@ DriverSpec parse_driver(const Ctx& ctx, const YAML::Node& node, const InitialCon
   if (type == "fishhook") {
     d.program = nhtsa_fishhook(amplitude, rate, start);
     d.program.hold = pos("hold", 1.0e6, d.program.hold, "s");
-    d.program.roll_rate_threshold = pos("roll_rate_threshold_deg", 1.0e3, 1.5, "deg/s") * kPi / 180.0;
+    d.program.roll_rate_threshold = deg_to_rad(pos("roll_rate_threshold_deg", 1.0e3, 1.5, "deg/s"));
   } else if (type == "sine_with_dwell") {
     d.program = sine_with_dwell(amplitude, start);
     d.program.rate = rate;

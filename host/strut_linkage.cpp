@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/suspension.h"
 
 namespace fleetdyn {
 namespace {
 
 constexpr int kSamples = 41;
-constexpr double kPi = 3.14159265358979323846;
 
 // Chebyshev points of [-1, 1] (ends included), where a polynomial fit's error is most even.
 std::vector<double> chebyshev_points(int n) {
@@ -111,7 +111,7 @@ void tabulate_strut_linkage(const CeSuspension<double>& s, VehicleParams<double>
     link.travel_mid = mid;
     link.travel_inverse_half = 1.0 / half;
     // Tolerances: 0.05 mm on positions, 0.01 deg on angles (a fifth of what the tests allow).
-    const double position = 5e-5, angle = 0.01 * kPi / 180.0;
+    const double position = 5e-5, angle = deg_to_rad(0.01);
     link.migration_x = checked_fit(x, mx, position, where + ", wheel-centre migration x");
     link.migration_y = checked_fit(x, my, position, where + ", wheel-centre migration y");
     link.carrier_roll = checked_fit(x, roll, angle, where + ", camber");
@@ -142,7 +142,7 @@ void tabulate_strut_linkage(const CeSuspension<double>& s, VehicleParams<double>
   }
   AxleLinkage<double>& front = p.linkage.axle[0];
   front.steer_inverse_half = 1.0 / steer_half;
-  front.steer_offset = checked_fit(sx, offset, 0.02 * kPi / 180.0, "strut linkage, corner FL, Ackermann");
+  front.steer_offset = checked_fit(sx, offset, deg_to_rad(0.02), "strut linkage, corner FL, Ackermann");
   front.steer_offset.c[0] -= linkage_curve(front.steer_offset, 0.0, 0.0, 1.0).value;
   // The mirror check: the right wheel's offset at mean angle d equals minus the curve at -d.
   for (double d : {-0.8, -0.3, 0.3, 0.8}) {
@@ -154,7 +154,7 @@ void tabulate_strut_linkage(const CeSuspension<double>& s, VehicleParams<double>
     const double pitman = 0.5 * (lo + hi);
     const double right = heading(1, pitman) - toe0[1] - mean_angle(pitman);
     const double mirrored = -linkage_curve(front.steer_offset, -d, 0.0, 1.0).value;
-    if (!(std::fabs(right - mirrored) < 0.02 * kPi / 180.0)) {
+    if (!(std::fabs(right - mirrored) < deg_to_rad(0.02))) {
       throw Error("strut linkage: the right front wheel's steering is not the left's mirror image (the strut's "
                   "Ackermann curve is stored once)");
     }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/suspension.h"
 
 namespace fleetdyn {
@@ -51,12 +52,12 @@ SuspensionDesign hmmwv_suspension_design() {
   // link translates on a circle without turning. The tierod inner points ride on the link at
   // the suspension's TIEROD_C (as Chrono attaches them).
   d.steering.origin = {1.24498, 0.0, 0.101322};
-  d.steering.pitch = 18.5 * M_PI / 180.0;
+  d.steering.pitch = deg_to_rad(18.5);
   d.steering.pitman_pivot = {0.0, 0.249, 0.0};
   d.steering.pitman_link = {0.129, 0.249, 0.0};
   d.steering.idler_pivot = {0.0, -0.325, 0.0};
   d.steering.idler_link = {0.129, -0.325, 0.0};
-  d.steering.max_angle = 30.0 * M_PI / 180.0;
+  d.steering.max_angle = deg_to_rad(30.0);
   return d;
 }
 

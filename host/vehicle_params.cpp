@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/physics/vehicle_derive.h"
 #include "fleetdyn/suspension.h"
 #include "fleetdyn/vehicle.h"
@@ -79,14 +80,14 @@ VehicleParams<double> build_hmmwv_params() {
   // chosen so the governed speed (3600 rpm) is reached at about 100 km/h.
   p.engine_peak_torque = 515.0;
   p.engine_peak_power = 142.0e3;
-  p.engine_max_speed = 3600.0 * 2.0 * M_PI / 60.0;
+  p.engine_max_speed = 3600.0 * 2.0 * kPi / 60.0;
   p.driveline_ratio = 6.0;
   p.driveline_efficiency = 0.85;
   p.front_torque_split = 0.5;
   // Brakes sized for about 0.8 g with a front bias; inboard, so they react on the chassis.
   p.brake_torque_front = 3000.0;
   p.brake_torque_rear = 2000.0;
-  p.max_steer = 30.0 * M_PI / 180.0;
+  p.max_steer = deg_to_rad(30.0);
   p.wheel_lock_time = 0.01;
   p.gravity = 9.81;
   p.tire = hmmwv_tire_params<double>();

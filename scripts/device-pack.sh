@@ -11,10 +11,10 @@ scripts/install-deps.sh
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLEETDYN_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90
 cmake --build build-device -j "$(nproc 2>/dev/null || echo 2)"
 "$pack_tool" .device build-device/fleetdyn build-device/bench/fleetdyn_bench \
-  build-device/tests/test_backend_parity build-device/tests/test_strut_static build-device/tests/test_strut_dynamics \
+  build-device/tests/test_batch_contract build-device/tests/test_backend_parity build-device/tests/test_strut_static build-device/tests/test_strut_dynamics \
   build-device/tests/test_strut_energy build-device/tests/test_strut_integrator \
   build-device/tests/test_ce_batch build-device/tests/test_ce_dynamics \
-  build-device/tests/test_vector_env build-device/bench/fleetdyn_bench_env \
+  build-device/tests/test_vector_env build-device/tests/test_ce_vector_env build-device/bench/fleetdyn_bench_env \
   build-device/tests/test_pgs_backends build-device/tests/test_pgs_vehicle build-device/bench/fleetdyn_bench_pgs \
   build-device/tests/test_batch_composition build-device/tests/test_study
 # The Python module is built on the device machine itself (scripts/gpu-python.sh); the core

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run on the lent GPU machine from the repository root, after scripts/device-pack.sh here:
-# the CUDA parity tests of every model (test_backend_parity, test_ce_batch, test_pgs_*), the
+# the CUDA parity tests of every model (test_batch_contract, test_ce_batch, test_pgs_*), the
 # vector env's, bit-identical results whatever the batch (test_batch_composition, the study's
 # worst-case rerun), the physics tests (CPU, as a sanity check of the packed build), GPU runs of
 # the default scenarios, `fleetdyn bench` on CUDA and CPU for strut, ce and pgs, the pgs
@@ -13,9 +13,11 @@ out=${OUT:-bench/results}
 mkdir -p "$out"
 run() { echo "== $*"; .device/run "$@"; echo "== exit $?"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 | tee "$out/gpu.txt"
+run test_batch_contract --gtest_output=json:"$out/test_batch_contract.json" 2>&1 | tail -25
 run test_backend_parity --gtest_output=json:"$out/test_backend_parity.json" 2>&1 | tail -25
 run test_ce_batch --gtest_output=json:"$out/test_ce_batch.json" 2>&1 | tail -25
 run test_vector_env --gtest_output=json:"$out/test_vector_env.json" 2>&1 | tail -25
+run test_ce_vector_env --gtest_output=json:"$out/test_ce_vector_env.json" 2>&1 | tail -25
 run test_pgs_backends --gtest_output=json:"$out/test_pgs_backends.json" 2>&1 | tail -25
 run test_pgs_vehicle --gtest_output=json:"$out/test_pgs_vehicle.json" 2>&1 | tail -25
 # A vehicle's bits whatever its batch (alone, shared or own parameters, driven), and a study's

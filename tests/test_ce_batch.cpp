@@ -1,7 +1,6 @@
-// The ce model behind the batch API (issue 3 section 2 "CPU and CUDA backends from the same
-// physics source", reference 8): the batch steps exactly what ce_step steps; vehicles are
-// independent; placement on terrain; metrics against quantities measured from the trajectory;
-// divergence isolation; fp32 against fp64 over 120 m; CUDA against the CPU when a device exists.
+// The ce model behind the batch API: the batch steps exactly what ce_step steps; placement on
+// terrain; parallel rest states; metrics against quantities measured from the trajectory; the
+// travel limits. The batch contract all models keep is in test_batch_contract.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -46,10 +45,6 @@ std::vector<CeParams<double>> varied_ce_params(int count) {
     params.push_back(p);
   }
   return params;
-}
-
-double distance(const std::array<double, 3>& a, const std::array<double, 3>& b) {
-  return std::sqrt(sq(a[0] - b[0]) + sq(a[1] - b[1]) + sq(a[2] - b[2]));
 }
 
 // The batch is a launcher: one vehicle stepped by the batch equals ce_step called in a loop on
@@ -152,34 +147,6 @@ TEST(CeBatch, PlacesVehiclesOnTheTerrainAtRest) {
   }
 }
 
-// A vehicle's result does not depend on the batch around it, nor on the thread count: bitwise.
-TEST(CeBatch, VehicleResultIndependentOfBatchAndThreads) {
-  const int n = 9;
-  const std::vector<CeParams<double>> params = varied_ce_params(n);
-  std::vector<InitialCondition> ics(n);
-  for (int v = 0; v < n; ++v) ics[v].speed = 8.0 + v;
-  const int probe = 5;
-  BatchOptions options = ce_options();
-  Batch alone({params[probe]}, 1, TerrainSpec{}, options);
-  Batch crowd(params, n, TerrainSpec{}, options);
-  options.cpu_threads = 1;
-  Batch serial(params, n, TerrainSpec{}, options);
-  alone.set_initial_conditions({ics[probe]});
-  crowd.set_initial_conditions(ics);
-  serial.set_initial_conditions(ics);
-  for (Batch* b : {&alone, &crowd, &serial}) {
-    b->set_maneuvers({ce_maneuver()});
-    b->step(400);
-  }
-  const std::vector<double> a = test::vehicle_state(alone, 0);
-  const std::vector<double> c = test::vehicle_state(crowd, probe);
-  const std::vector<double> s = test::vehicle_state(serial, probe);
-  EXPECT_EQ(std::memcmp(a.data(), c.data(), a.size() * sizeof(double)), 0);
-  EXPECT_EQ(std::memcmp(a.data(), s.data(), a.size() * sizeof(double)), 0);
-  const std::vector<double> ma = alone.metrics(), mc = crowd.metrics();
-  for (int m = 0; m < kMetricCount; ++m) EXPECT_EQ(ma[m], mc[static_cast<size_t>(m) * n + probe]) << "metric " << m;
-}
-
 // Per-vehicle parameter sets: the rest states are solved in parallel, and the placed vehicles
 // are bitwise those placed one by one on a single thread.
 TEST(CeBatch, ParallelRestStatesEqualSerialOnes) {
@@ -249,116 +216,6 @@ TEST(CeBatch, LiftOffTimesOfADrop) {
   EXPECT_LT(m[metric::wheel_liftoff_time], std::sqrt(2.0 * 0.5 / 9.81) + kStep);
   EXPECT_LE(m[metric::two_wheel_liftoff_time], m[metric::wheel_liftoff_time]);
   EXPECT_GT(m[metric::two_wheel_liftoff_time], 0.8 * m[metric::wheel_liftoff_time]);
-}
-
-// A vehicle that blows up is flagged, frozen at its last sane state, and the others go on
-// exactly as without it. Front shocks of 1e8 N s/m make a suspension mode (|lambda| ~ c MR^2 /
-// m, ~1e5 1/s) far beyond RK4's stability limit at 2 ms. (A stiff tire alone no longer does:
-// its wheel hop chatters off the ground, bounded by the travel limits.)
-CeParams<double> unstable_ce_params() {
-  CeParams<double> p = hmmwv_ce_params();
-  CeAxleForces<double>& front = p.axle[0];
-  front.shock_mid_compression = front.shock_mid_rebound = front.shock_out_compression = front.shock_out_rebound = 1.0e8;
-  return p;
-}
-
-TEST(CeBatch, DivergingVehicleIsIsolated) {
-  const CeParams<double> unstable = unstable_ce_params();
-  ASSERT_LT(ce_step_analysis(unstable).rk4_stable_step, kStep);
-  const CeParams<double> good = hmmwv_ce_params();
-  Batch mixed({good, unstable, good}, 3, TerrainSpec{}, ce_options());
-  Batch clean({good}, 3, TerrainSpec{}, ce_options());
-  for (Batch* b : {&mixed, &clean}) {
-    b->set_initial_conditions({{0.0, 0.0, 0.0, 10.0}});
-    b->set_maneuvers({ce_maneuver()});
-    b->step(1500);
-  }
-  const std::vector<int> status = mixed.status();
-  EXPECT_EQ(status[0], kStatusRunning);
-  EXPECT_EQ(status[1], kStatusDiverged);
-  EXPECT_EQ(status[2], kStatusRunning);
-  EXPECT_GE(mixed.metrics()[static_cast<size_t>(metric::diverged_time) * 3 + 1], 0.0);
-  const std::vector<double> frozen = test::vehicle_state(mixed, 1);
-  for (double x : frozen) EXPECT_TRUE(std::isfinite(x));
-  mixed.step(50);
-  EXPECT_EQ(test::vehicle_state(mixed, 1), frozen);
-  clean.step(50);
-  for (int v : {0, 2}) EXPECT_EQ(test::vehicle_state(mixed, v), test::vehicle_state(clean, v)) << "vehicle " << v;
-}
-
-std::vector<VehicleSnapshot> run_ce(const BatchOptions& options, const std::vector<CeParams<double>>& params,
-                                    std::vector<double>* metrics = nullptr, double x0 = 0.0) {
-  const int n = static_cast<int>(params.size());
-  Batch batch(params, n, TerrainSpec{}, options);
-  std::vector<InitialCondition> ics(n);
-  for (int v = 0; v < n; ++v) ics[v] = {x0, -0.5 * x0, 0.0, 15.0 + 5.0 * v / std::max(1, n - 1)};
-  batch.set_initial_conditions(ics);
-  batch.set_maneuvers({ce_maneuver()});
-  batch.step(3000);
-  if (metrics) *metrics = batch.metrics();
-  return batch.snapshots();
-}
-
-// fp32 follows fp64 through the batch over 6 s and ~100 m (origins rebased on the way), also
-// 20 km from the world origin: the chassis COM positions differ by less than 1 cm.
-TEST(CeBatch, Fp32TracksFp64WithinOneCentimetre) {
-  for (double x0 : {0.0, 20000.0}) {
-    const VehicleSnapshot fp64 = run_ce(ce_options(Precision::Fp64), {hmmwv_ce_params()}, nullptr, x0)[0];
-    const VehicleSnapshot fp32 = run_ce(ce_options(Precision::Fp32), {hmmwv_ce_params()}, nullptr, x0)[0];
-    ASSERT_EQ(fp64.status, kStatusRunning);
-    ASSERT_EQ(fp32.status, kStatusRunning);
-    EXPECT_GT(fp64.position[0] - x0, 60.0);
-    const double diff = distance(fp64.position, fp32.position);
-    std::printf("ce fp32 vs fp64 at x0 = %.0f m: %.3e m\n", x0, diff);
-    EXPECT_LT(diff, 0.01) << "x0 " << x0;
-  }
-}
-
-// Reference 8: CUDA against the CPU, when a device exists: fp64 within 1e-9 relative, fp32
-// within the fp32-vs-fp64 bound (1 cm over 6 s). 32 different vehicles, so a kernel that read
-// another vehicle's parameters or state would fail; the metrics are compared too.
-TEST(CeBatch, CudaMatchesCpu) {
-  std::string why;
-  if (!cuda_available(&why)) GTEST_SKIP() << why;
-  const std::vector<CeParams<double>> params = varied_ce_params(32);
-  for (Precision precision : {Precision::Fp64, Precision::Fp32}) {
-    BatchOptions cpu = ce_options(precision);
-    BatchOptions gpu = cpu;
-    gpu.backend = BackendKind::Cuda;
-    std::vector<double> cpu_metrics, gpu_metrics;
-    const std::vector<VehicleSnapshot> c = run_ce(cpu, params, &cpu_metrics);
-    const std::vector<VehicleSnapshot> g = run_ce(gpu, params, &gpu_metrics);
-    double worst = 0.0;
-    for (size_t v = 0; v < params.size(); ++v) {
-      ASSERT_EQ(c[v].status, kStatusRunning) << "vehicle " << v;
-      ASSERT_EQ(g[v].status, kStatusRunning) << "vehicle " << v;
-      const double diff = distance(c[v].position, g[v].position);
-      const double scale = std::sqrt(sq(c[v].position[0]) + sq(c[v].position[1]) + sq(c[v].position[2]));
-      worst = std::max(worst, diff);
-      EXPECT_LT(diff, precision == Precision::Fp64 ? 1e-9 * scale : 0.01) << "vehicle " << v;
-    }
-    const double metric_tolerance = precision == Precision::Fp64 ? 1e-6 : 5e-2;
-    for (size_t k = 0; k < cpu_metrics.size(); ++k) {
-      EXPECT_LE(std::fabs(cpu_metrics[k] - gpu_metrics[k]), metric_tolerance * std::max(1.0, std::fabs(cpu_metrics[k])))
-          << "metric entry " << k;
-    }
-    std::printf("ce CUDA vs CPU %s: worst position difference %.3e m\n", precision_name(precision), worst);
-  }
-}
-
-TEST(CeBatch, DivergingVehicleIsIsolatedOnCuda) {
-  std::string why;
-  if (!cuda_available(&why)) GTEST_SKIP() << why;
-  const CeParams<double> unstable = unstable_ce_params();
-  BatchOptions options = ce_options();
-  options.backend = BackendKind::Cuda;
-  Batch mixed({hmmwv_ce_params(), unstable}, 2, TerrainSpec{}, options);
-  mixed.set_initial_conditions({{0.0, 0.0, 0.0, 10.0}});
-  mixed.step(1500);
-  const std::vector<int> status = mixed.status();
-  EXPECT_EQ(status[0], kStatusRunning);
-  EXPECT_EQ(status[1], kStatusDiverged);
-  for (double x : test::vehicle_state(mixed, 1)) EXPECT_TRUE(std::isfinite(x));
 }
 
 // The travel limits: droop at 80 % of the droop toggle angle (where the closures stop existing:

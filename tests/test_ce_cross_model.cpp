@@ -15,13 +15,13 @@
 #include <vector>
 
 #include "fleetdyn/ce.h"
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/physics/strut_initial.h"
 #include "fleetdyn/vehicle.h"
 
 namespace fleetdyn {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
 TerrainDesc<double> flat_ground() {
   TerrainDesc<double> t{};

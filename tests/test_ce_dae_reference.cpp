@@ -1,6 +1,6 @@
 // ce model against an independent DAE (issue 3, reference 5): the same HMMWV written as 21 rigid
 // bodies with joint constraints (seed 001 Fig. 1a, eq. 8) and integrated by SUNDIALS IDA
-// (host/ce_dae_reference.h). Chassis and wheel trajectories of a bump-and-steer maneuver must
+// (tests/reference/ce_dae_reference.h). Chassis and wheel trajectories of a bump-and-steer maneuver must
 // agree with the ce ODE (RK4 at a step far below its own error) within 1e-4 m over 3 s.
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "fleetdyn/ce.h"
-#include "host/ce_dae_reference.h"
+#include "tests/reference/ce_dae_reference.h"
 #include "tests/ce_test_util.h"
 
 namespace fleetdyn {

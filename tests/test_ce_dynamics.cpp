@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "fleetdyn/ce.h"
-#include "host/ce_reference_dynamics.h"
+#include "tests/reference/ce_reference_dynamics.h"
 #include "tests/ce_test_util.h"
 
 namespace fleetdyn {

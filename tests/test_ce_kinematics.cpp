@@ -6,12 +6,13 @@
 #include <cmath>
 
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/suspension.h"
 
 namespace fleetdyn {
 namespace {
 
-constexpr double kDeg = M_PI / 180.0;
+constexpr double kDeg = kPi / 180.0;
 
 class HmmwvKinematics : public ::testing::Test {
  protected:

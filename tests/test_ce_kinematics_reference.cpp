@@ -1,5 +1,5 @@
 // Issue 3, requirements 3.1 and 3.2: the analytic 3-D corner kinematics (physics/ce_kinematics.h)
-// against an independent numerical reference (host/ce_reference_kinematics.h: tree-augmented
+// against an independent numerical reference (tests/reference/ce_reference_kinematics.h: tree-augmented
 // model, Newton on the cut joints, X and X_dot theta_dot from seed 001 eqs. 13-14 with exact jet
 // derivatives), and against finite differences of the analytic positions themselves.
 // Each test prints the worst discrepancy it saw, so the margins are on record.
@@ -11,8 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/suspension.h"
-#include "host/ce_reference_kinematics.h"
+#include "tests/reference/ce_reference_kinematics.h"
 
 namespace fleetdyn {
 namespace {
@@ -323,10 +324,10 @@ SuspensionDesign made_up_design() {
     Vec3<double>* p = &h->lca_front;
     for (int i = 0; i < static_cast<int>(sizeof(*h) / sizeof(Vec3<double>)); ++i) {
       p[i] = p[i] + Vec3<double>{jitter(), jitter(), jitter()};
-      p[i] = rotate_about(axis, 7.0 * M_PI / 180.0, p[i]);
+      p[i] = rotate_about(axis, 7.0 * kPi / 180.0, p[i]);
     }
   }
-  d.steering.pitch = 9.0 * M_PI / 180.0;
+  d.steering.pitch = 9.0 * kPi / 180.0;
   d.steering.origin = {1.21, 0.02, 0.12};
   d.steering.idler_pivot = {0.01, -0.31, 0.0};
   d.steering.idler_link = {0.115, -0.335, 0.0};  // idler arm 0.108 m vs Pitman 0.129 m, link not parallel

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fleetdyn/pgs.h"
+#include "fleetdyn/physics/math.h"
 
 namespace fleetdyn {
 namespace {
@@ -64,7 +65,7 @@ PgsBodyDef hanging(double mass, V inertia, double l, double theta0) {
 double amplitude_factor(double theta0) { return 1.0 + theta0 * theta0 / 16.0 + 11.0 * std::pow(theta0, 4) / 3072.0; }
 
 double compound_period(double mass, double inertia, double l, double theta0) {
-  return 2.0 * M_PI * std::sqrt((inertia + mass * l * l) / (mass * kG * l)) * amplitude_factor(theta0);
+  return 2.0 * kPi * std::sqrt((inertia + mass * l * l) / (mass * kG * l)) * amplitude_factor(theta0);
 }
 
 // Semi-implicit Euler lengthens the period by about (omega dt)^2 / 24 (< 1e-6 here); the
@@ -118,7 +119,7 @@ TEST(PgsJoints, WeldedPairSwingsAsOneBody) {
   model.joints = {hinge, weld};
   PgsBatch batch(model, 1, settings(), {BackendKind::Cpu, Precision::Fp64, 1});
   const double ip = i0.y + m0 * l * l / 4.0 + i1.y + m1 * l * l;
-  const double expected = 2.0 * M_PI * std::sqrt(ip / (kG * (m0 * l / 2.0 + m1 * l))) * amplitude_factor(theta0);
+  const double expected = 2.0 * kPi * std::sqrt(ip / (kG * (m0 * l / 2.0 + m1 * l))) * amplitude_factor(theta0);
   const double period = measure_period(batch, 4.5, pitch_angle);
   const auto b = batch.bodies(0);
   const double relative = 2.0 * std::atan2(b[1].orientation.y, b[1].orientation.w) - pitch_angle(b);
@@ -171,7 +172,7 @@ TEST(PgsJoints, DistanceRodPendulumLeavesTheSpinFree) {
   PgsBatch batch(model, 1, settings(), {BackendKind::Cpu, Precision::Fp64, 1});
   auto swing = [](const std::vector<PgsBodyState>& s) { return std::atan2(s[0].position.x, -s[0].position.z); };
   const double period = measure_period(batch, 6.0, swing);
-  const double expected = 2.0 * M_PI * std::sqrt(l / kG) * amplitude_factor(theta0);
+  const double expected = 2.0 * kPi * std::sqrt(l / kG) * amplitude_factor(theta0);
   const double spin = batch.bodies(0)[0].omega.z;
   std::printf("distance rod: period %.6f s, 2 pi sqrt(l/g) %.6f s (rel. error %.2e), spin %.9f rad/s\n", period,
               expected, std::fabs(period / expected - 1.0), spin);

@@ -15,6 +15,7 @@
 #include <cstdio>
 
 #include "fleetdyn/pgs.h"
+#include "fleetdyn/physics/math.h"
 #include "host/pgs/pgs_seed_models.h"
 
 namespace fleetdyn {
@@ -29,11 +30,11 @@ PgsModelDef suspension_model(const Suspension& p) { return pgs_seed000_suspensio
 // The test's own ground: height and slope of the cosine bump.
 double ground_height(const Suspension& p, double x) {
   if (x <= p.bump_start || x >= p.bump_start + p.bump_length) return 0.0;
-  return p.bump_height * (1.0 - std::cos(2.0 * M_PI * (x - p.bump_start) / p.bump_length)) / 2.0;
+  return p.bump_height * (1.0 - std::cos(2.0 * kPi * (x - p.bump_start) / p.bump_length)) / 2.0;
 }
 double ground_slope(const Suspension& p, double x) {
   if (x <= p.bump_start || x >= p.bump_start + p.bump_length) return 0.0;
-  const double k = 2.0 * M_PI / p.bump_length;
+  const double k = 2.0 * kPi / p.bump_length;
   return p.bump_height * k * std::sin(k * (x - p.bump_start)) / 2.0;
 }
 
@@ -53,7 +54,7 @@ TEST(PgsSuspension, SeedZeroOverABump) {
   // where kappa is the curvature of the wheel centre's path (the ground's |h''| offset by the
   // radius: |h''| / (1 - R |h''|) in the hollows); the bias removes the fraction beta per step, so
   // the penetration settles below dt^2 u^2 kappa / (2 beta) (twice that as the bound).
-  const double ground_curvature = p.bump_height / 2.0 * std::pow(2.0 * M_PI / p.bump_length, 2);
+  const double ground_curvature = p.bump_height / 2.0 * std::pow(2.0 * kPi / p.bump_length, 2);
   const double kappa = ground_curvature / (1.0 - p.wheel_radius * ground_curvature);
   const double allowed = dt * dt * p.u * p.u * kappa / s.baumgarte;
   double worst_drift = 0.0, worst_pen = 0.0, worst_balance = 0.0, worst_friction = 0.0, min_normal = 1e30;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "fleetdyn/pgs.h"
+#include "fleetdyn/physics/math.h"
 
 namespace fleetdyn {
 namespace {
@@ -284,7 +285,7 @@ TEST(PgsTetherLcp, RedundantTethersGiveTheUniqueVelocity) {
   const auto b1 = body(1.0, {0.05, 0.06, 0.04}, {0.1, 0.0, -1.6}, kTurn2, {0.6, 0.2, -0.6}, {0.0, 0.4, 0.1});
   std::vector<Tether> tethers = {{0, 1, {0.0, 0.0, -0.1}, {0.0, 0.0, 0.1}, 0.0}, {0, 1, {0.0, 0.0, -0.1}, {0.0, 0.0, 0.1}, 0.0}};
   for (int k = 0; k < 6; ++k) {
-    const double a = 2.0 * M_PI * k / 6.0;
+    const double a = 2.0 * kPi * k / 6.0;
     tethers.push_back({-1, 0, {0.5 * std::cos(a), 0.5 * std::sin(a), 0.2}, {0.1 * std::cos(a), 0.1 * std::sin(a), 0.05}, 0.0});
   }
   const PgsModelDef m = tethered({b0, b1}, tethers);

@@ -304,31 +304,6 @@ TEST(PgsVehicle, SimdLanesWithDifferentSolversSweepApart) {
   for (size_t v = 0; v < defs.size(); ++v) EXPECT_EQ(lanes[v].position, scalar[v].position) << "vehicle " << v;
 }
 
-// A vehicle whose state is poisoned is flagged diverged and frozen; the others, in the SIMD
-// lanes beside it and in the scalar path, go on exactly as in a clean batch.
-TEST(PgsVehicle, DivergingVehicleIsIsolated) {
-  for (bool simd : {true, false}) {
-    BatchOptions o = pgs_options(BackendKind::Cpu, Precision::Fp64);
-    o.cpu_simd = simd;
-    Batch clean({PgsVehicleDef{}}, 3, TerrainSpec{}, o);
-    Batch batch({PgsVehicleDef{}}, 3, TerrainSpec{}, o);
-    std::vector<double> poisoned(static_cast<size_t>(batch.state_size()));
-    const std::vector<double> all = batch.state();
-    for (int j = 0; j < batch.state_size(); ++j) poisoned[static_cast<size_t>(j)] = all[static_cast<size_t>(j) * 3 + 1];
-    poisoned[pgs::body_field(corner_body(0, kWheelBody), pgs::kVz)] = std::nan("");
-    batch.set_vehicle_state(1, poisoned);
-    batch.step(100);
-    clean.step(100);
-    const std::vector<int> status = batch.status();
-    EXPECT_EQ(status[0], kStatusRunning);
-    EXPECT_EQ(status[1], kStatusDiverged);
-    EXPECT_EQ(status[2], kStatusRunning);
-    const std::vector<VehicleSnapshot> snaps = batch.snapshots(), clean_snaps = clean.snapshots();
-    EXPECT_EQ(snaps[0].position, clean_snaps[0].position) << (simd ? "simd" : "scalar");
-    EXPECT_EQ(snaps[2].position, clean_snaps[2].position) << (simd ? "simd" : "scalar");
-  }
-}
-
 // Severe step steers (scenarios/pgs_step_steer.yaml's inputs at 20 m/s) with the chassis COM
 // raised, default settings (30 sweeps, warm start 0.9):
 //   COM at 0.6 m: the inside wheels lift; the linkage holds (with warm start 1 the joints broke
@@ -404,31 +379,6 @@ TEST(PgsVehicle, BadDefinitionsAreRejected) {
   BatchOptions no_requery = pgs_options(BackendKind::Cpu, Precision::Fp64);
   no_requery.requery_contact = false;
   EXPECT_THROW(Batch({PgsVehicleDef{}}, 1, TerrainSpec{}, no_requery), Error);
-}
-
-// CUDA against the CPU (only with a device): the same batch of differing vehicles; fp64 within
-// 1e-9 m relative after 2 s, fp32 within 1 cm.
-TEST(PgsVehicle, CudaMatchesCpu) {
-  std::string why;
-  if (!cuda_available(&why)) GTEST_SKIP() << "no CUDA device: " << why;
-  std::vector<PgsVehicleDef> defs(8);
-  for (size_t k = 0; k < defs.size(); ++k) defs[k].vehicle.tire.mu *= 0.8 + 0.05 * double(k);
-  const Maneuver steer{{0.0, 0.0, 0.2, 0.0}, {0.5, 0.2, 0.2, 0.0}};
-  InitialCondition ic;
-  ic.speed = 12.0;
-  for (Precision precision : {Precision::Fp64, Precision::Fp32}) {
-    std::vector<VehicleSnapshot> snaps[2];
-    for (int k = 0; k < 2; ++k) {
-      Batch batch(defs, 8, TerrainSpec{}, pgs_options(k == 0 ? BackendKind::Cpu : BackendKind::Cuda, precision));
-      batch.set_initial_conditions({ic});
-      batch.set_maneuvers({steer});
-      batch.step(2000);
-      snaps[k] = batch.snapshots();
-    }
-    const double tolerance = precision == Precision::Fp64 ? 1e-9 * 30.0 : 0.01;
-    for (int v = 0; v < 8; ++v)
-      for (int a = 0; a < 3; ++a) EXPECT_NEAR(snaps[1][v].position[a], snaps[0][v].position[a], tolerance);
-  }
 }
 
 }  // namespace

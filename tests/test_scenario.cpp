@@ -13,6 +13,7 @@
 #include <string>
 
 #include "fleetdyn/pgs_vehicle.h"
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/vehicle.h"
 #include "host/scenario.h"
 #include "host/scenario_json.h"
@@ -96,7 +97,7 @@ TEST(Scenario, ExampleScenariosParse) {
   }
   const Scenario bank = load_scenario("scenarios/bank.yaml");
   EXPECT_EQ(bank.terrain.desc.kind, TerrainKind::Plane);
-  EXPECT_NEAR(bank.terrain.desc.bank, 8.0 * M_PI / 180.0, 1e-15);
+  EXPECT_NEAR(bank.terrain.desc.bank, 8.0 * kPi / 180.0, 1e-15);
   ASSERT_EQ(bank.sweeps.size(), 1u);
   EXPECT_EQ(bank.sweeps[0].name, "cg_height");
   const Scenario loop = load_scenario("scenarios/loop.yaml");
@@ -505,8 +506,8 @@ TEST(Scenario, HeightfieldLoadsRelativeToTheScenario) {
 TEST(Scenario, TerrainFieldsPerType) {
   Scenario s = parse_scenario("duration: 1\nterrain: {type: plane, slope_deg: 5, bank_deg: -3, mu_scale: 0.7}\n", "x.yaml");
   EXPECT_EQ(s.terrain.desc.kind, TerrainKind::Plane);
-  EXPECT_NEAR(s.terrain.desc.slope, 5.0 * M_PI / 180.0, 1e-15);
-  EXPECT_NEAR(s.terrain.desc.bank, -3.0 * M_PI / 180.0, 1e-15);
+  EXPECT_NEAR(s.terrain.desc.slope, 5.0 * kPi / 180.0, 1e-15);
+  EXPECT_NEAR(s.terrain.desc.bank, -3.0 * kPi / 180.0, 1e-15);
   EXPECT_EQ(s.terrain.desc.mu_scale, 0.7);
   s = parse_scenario("duration: 1\nterrain: {type: hill, x: 10, y: -2, height: 1.5, radius: 4}\n", "x.yaml");
   EXPECT_EQ(s.terrain.desc.kind, TerrainKind::Hill);

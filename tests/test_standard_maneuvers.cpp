@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fleetdyn/batch.h"
+#include "fleetdyn/physics/math.h"
 #include "host/scenario.h"
 
 namespace fleetdyn {
@@ -44,7 +45,7 @@ TEST(StandardManeuvers, FishhookTipsTheHighCgVehicleOnly) {
   // roll-rate threshold, 3 s hold, return).
   EXPECT_EQ(o.at(metric::two_wheel_liftoff_time, 0), 0.0);
   EXPECT_GT(o.at(metric::maneuver_end_time, 0), 0.5 + 2.0 * 0.27 / 1.41 + 3.0);
-  EXPECT_GT(o.at(metric::max_abs_roll, 1), 45.0 * M_PI / 180.0);
+  EXPECT_GT(o.at(metric::max_abs_roll, 1), 45.0 * kPi / 180.0);
   // The CG-1.7 m vehicle rolls over: it ends frozen on its side (capsize_roll_deg, default 80),
   // not diverged, with finite metrics; the preset runs to the end.
   EXPECT_EQ(o.status[0], kStatusRunning);
@@ -54,8 +55,8 @@ TEST(StandardManeuvers, FishhookTipsTheHighCgVehicleOnly) {
   EXPECT_EQ(o.at(metric::diverged_time, 1), -1.0);
   for (int m = 0; m < kMetricCount; ++m) EXPECT_TRUE(std::isfinite(o.at(m, 1))) << "metric " << m;
   // Frozen where it passed 80 deg: its reported roll is there, not upside down beyond it.
-  EXPECT_GT(std::fabs(o.snapshots[1].euler[0]), 80.0 * M_PI / 180.0);
-  EXPECT_LT(std::fabs(o.snapshots[1].euler[0]), 85.0 * M_PI / 180.0);
+  EXPECT_GT(std::fabs(o.snapshots[1].euler[0]), 80.0 * kPi / 180.0);
+  EXPECT_LT(std::fabs(o.snapshots[1].euler[0]), 85.0 * kPi / 180.0);
 }
 
 TEST(StandardManeuvers, ProgramsEndWhenTheirDefinitionsSay) {

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/suspension.h"
 #include "tests/strut_test_util.h"
 
@@ -75,7 +76,7 @@ LoopRun run_loop(double speed_factor) {
   terrain.desc.loop_radius = 8.0;
   const double r = terrain.desc.loop_radius;
   const double v_crit = std::sqrt(5.0 * p.gravity * r);
-  const double yaw = std::atan2(terrain.desc.loop_lateral_shift, 2.0 * M_PI * r);
+  const double yaw = std::atan2(terrain.desc.loop_lateral_shift, 2.0 * kPi * r);
   Batch batch({p}, 1, terrain, cpu_options());
   // Start on the entry lane so the vehicle crosses the loop bottom at y = 0 (the exit lane lies
   // beside it at y = lateral_shift and already rises there as the back wall).
@@ -238,7 +239,7 @@ double roll_gradient_estimate(const VehicleParams<double>& p, bool linkage) {
   const double det = a11 * a22 - a12 * a21;
   const double on_springs = (b1 * a22 - a12 * b2) / det, on_tires = (a11 * b2 - a21 * b1) / det;
   std::printf("roll centre %.4f m, kinematic axis %.4f m, K_s %.0f N m/rad, K_t %.0f N m/rad\n", h_rc, h_k, springs, tires);
-  return (on_springs + on_tires) * g * 180.0 / M_PI;
+  return (on_springs + on_tires) * g * 180.0 / kPi;
 }
 
 // Roll against lateral acceleration at 10 to 16 m/s with 1.5 deg of steer (coasting), slope
@@ -263,7 +264,7 @@ double measured_roll_gradient(const VehicleParams<double>& p) {
     sxy += snaps[v].euler[0] * ay;  // roll positive right-down
     sxx += ay * ay;
   }
-  return (sxy / sxx) * p.gravity * 180.0 / M_PI;
+  return (sxy / sxx) * p.gravity * 180.0 / kPi;
 }
 
 TEST(StrutDynamics, RollGradientMatchesTheLinkageEstimate) {

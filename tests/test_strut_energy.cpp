@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "fleetdyn/physics/math.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -71,7 +72,7 @@ TEST(StrutEnergy, LoopCoastWithPerStageContactIsDissipative) {
   TerrainSpec terrain = test::terrain_of(TerrainKind::Loop);
   terrain.desc.loop_x = 30.0;
   terrain.desc.loop_radius = 8.0;
-  const double yaw = std::atan2(terrain.desc.loop_lateral_shift, 2.0 * M_PI * terrain.desc.loop_radius);
+  const double yaw = std::atan2(terrain.desc.loop_lateral_shift, 2.0 * kPi * terrain.desc.loop_radius);
   for (double speed : {10.0, 15.0, 20.0, 25.0}) {
     BatchOptions options = cpu_options();
     options.requery_contact = true;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "fleetdyn/physics/math.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -60,7 +61,7 @@ TEST(IntegratorSettings, FrozenContactAgreesWithRequeryOnAPlaneAndApproximatesIt
   // with the step.
   TerrainSpec loop = test::terrain_of(TerrainKind::Loop);
   loop.desc.loop_x = 30.0;
-  const double yaw = std::atan2(loop.desc.loop_lateral_shift, 2.0 * M_PI * loop.desc.loop_radius);
+  const double yaw = std::atan2(loop.desc.loop_lateral_shift, 2.0 * kPi * loop.desc.loop_radius);
   InitialCondition into_loop{0.0, -loop.desc.loop_x * std::tan(yaw), yaw, 25.0};
   auto mode_difference = [&](double step) {
     BatchOptions per_stage = cpu_options(), per_step = cpu_options();

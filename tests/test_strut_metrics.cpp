@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "fleetdyn/physics/math.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -88,7 +89,7 @@ TEST(StrutMetrics, PeaksInCornering) {
 TEST(StrutMetrics, RollAndPitchAreRelativeToTheGround) {
   TerrainSpec loop = test::terrain_of(TerrainKind::Loop);
   loop.desc.loop_x = 30.0;
-  const double yaw = std::atan2(loop.desc.loop_lateral_shift, 2.0 * M_PI * loop.desc.loop_radius);
+  const double yaw = std::atan2(loop.desc.loop_lateral_shift, 2.0 * kPi * loop.desc.loop_radius);
   Batch around({hmmwv_params()}, 1, loop, cpu_options());
   around.set_initial_conditions({{0.0, -loop.desc.loop_x * std::tan(yaw), yaw, 25.0}});
   double max_world_roll = 0.0;
@@ -101,7 +102,7 @@ TEST(StrutMetrics, RollAndPitchAreRelativeToTheGround) {
   EXPECT_LT(metric_of(around, metric::max_abs_pitch), 0.2);
 
   TerrainSpec bank = test::terrain_of(TerrainKind::Plane);
-  bank.desc.bank = 15.0 * M_PI / 180.0;
+  bank.desc.bank = 15.0 * kPi / 180.0;
   Batch parked({hmmwv_params()}, 1, bank, cpu_options());
   parked.set_inputs({{0.0, 0.0, 1.0}});
   parked.step(2000);

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <string>
 
+#include "fleetdyn/physics/math.h"
 #include "tests/handling_test_util.h"
 
 namespace fleetdyn {
@@ -18,7 +19,7 @@ namespace {
 
 using test::Sample;
 
-constexpr double kDeg = 3.14159265358979323846 / 180.0;
+constexpr double kDeg = kPi / 180.0;
 
 struct Balance {
   double measured;   // [N m] roll moment of the normal forces about the ground axis below the COM

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <vector>
 
+#include "fleetdyn/physics/math.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -35,7 +36,7 @@ RideModel ride_model(const VehicleParams<double>& p) {
   const Eigen::Vector4d mass(p.body_mass, p.body_inertia_yy, 2.0 * p.unsprung_mass_front, 2.0 * p.unsprung_mass_rear);
   Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::Matrix4d> solver(k, mass.asDiagonal().toDenseMatrix());
   RideModel m;
-  m.frequencies_hz = solver.eigenvalues().cwiseSqrt() / (2.0 * M_PI);
+  m.frequencies_hz = solver.eigenvalues().cwiseSqrt() / (2.0 * kPi);
   m.shapes = solver.eigenvectors();
   return m;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "fleetdyn/physics/math.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -65,7 +66,7 @@ TEST(StrutStatic, HeaveFrequencyMatchesTwoMassEstimate) {
   const double ks = p.wheel_rate[0], kt = p.tire.vertical_stiffness;
   const double b = ks / ms + (ks + kt) / mu;
   const double omega2 = 0.5 * (b - std::sqrt(b * b - 4.0 * ks * kt / (ms * mu)));
-  const double f_analytic = std::sqrt(omega2) / (2.0 * M_PI);
+  const double f_analytic = std::sqrt(omega2) / (2.0 * kPi);
   const double wheel_ratio = 1.0 - ms * omega2 / ks;  // x_u / x_s in the body mode
 
   Batch batch({p}, 1, TerrainSpec{}, cpu_options());
@@ -98,7 +99,7 @@ TEST(StrutStatic, HeaveFrequencyMatchesTwoMassEstimate) {
 // the vehicle does not creep.
 TEST(StrutStatic, ParkedOnBankFrictionBalance) {
   const VehicleParams<double> p = hmmwv_params();
-  const double bank = 15.0 * M_PI / 180.0;  // tan 15 deg = 0.27 < mu
+  const double bank = 15.0 * kPi / 180.0;  // tan 15 deg = 0.27 < mu
   TerrainSpec terrain = test::terrain_of(TerrainKind::Plane);
   terrain.desc.bank = bank;
   Batch batch({p}, 1, terrain, cpu_options());
@@ -161,7 +162,7 @@ TEST(StrutStatic, SlidesOffBankSteeperThanFriction) {
   p.tire.mu = 0.3;  // tan 25 deg = 0.47 > 0.3
   finalize_vehicle_params(p);
   TerrainSpec terrain = test::terrain_of(TerrainKind::Plane);
-  terrain.desc.bank = 25.0 * M_PI / 180.0;
+  terrain.desc.bank = 25.0 * kPi / 180.0;
   Batch batch({p}, 1, terrain, cpu_options());
   batch.set_inputs({{0.0, 0.0, 1.0}});
   batch.step(2000);

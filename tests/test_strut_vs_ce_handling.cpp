@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/suspension.h"
 #include "tests/handling_test_util.h"
 
@@ -17,7 +18,7 @@ namespace {
 
 using test::Sample;
 
-constexpr double kDeg = 3.14159265358979323846 / 180.0;
+constexpr double kDeg = kPi / 180.0;
 
 double relative(double reference, double value) { return std::fabs(value - reference) / std::fabs(reference); }
 

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "fleetdyn/physics/math.h"
 #include "host/output_files.h"
 #include "host/run_job.h"
 #include "host/scenario.h"
@@ -523,7 +524,7 @@ TEST(StudyRun, SummaryProbabilitiesAndIntervalsMatchTheSamples) {
   const auto& rolled = t.values[static_cast<size_t>(t.column("rollover"))];
   for (int64_t r = 0; r < t.rows(); ++r) {
     const size_t i = static_cast<size_t>(r);
-    EXPECT_EQ(rolled[i] == 1.0, roll[i] > 45.0 * M_PI / 180.0 || lift[i] >= 0.5) << "sample " << r;
+    EXPECT_EQ(rolled[i] == 1.0, roll[i] > 45.0 * kPi / 180.0 || lift[i] >= 0.5) << "sample " << r;
   }
 }
 

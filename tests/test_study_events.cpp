@@ -18,6 +18,7 @@
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/driver.h"
+#include "fleetdyn/physics/math.h"
 #include "host/run_job.h"
 #include "host/scenario.h"
 #include "host/study/process_group.h"
@@ -30,7 +31,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-constexpr double kPi = 3.14159265358979323846;
 
 using test::contains;
 using test::read_text;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/math.h"
 #include "host/study/statistics.h"
 
 namespace {
@@ -21,7 +22,7 @@ using fleetdyn::study::spearman_correlation;
 using fleetdyn::study::wilson_interval;
 
 constexpr double kZ = 1.959963984540054;  // Phi^-1(0.975)
-constexpr double kPi = 3.14159265358979323846;
+using fleetdyn::kPi;
 
 // P(X >= k) for X ~ Binomial(n, p), summed term by term (independent of the incomplete beta code).
 double binomial_upper_tail(int k, int n, double p) {

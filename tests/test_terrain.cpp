@@ -1,6 +1,7 @@
 // Tests of the terrain queries (fleetdyn/physics/terrain.h), run for float and double.
 // References are computed in fp64 from the same (already rounded) inputs; tolerances scale with
 // the scalar's epsilon and the magnitude of the numbers involved.
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/physics/terrain.h"
 
 #include <gtest/gtest.h>
@@ -13,7 +14,6 @@
 namespace fleetdyn {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
 template <class T>
 class TerrainTest : public ::testing::Test {

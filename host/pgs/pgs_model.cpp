@@ -4,6 +4,7 @@
 #include <string>
 
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/math.h"
 
 namespace fleetdyn {
 namespace {
@@ -38,7 +39,6 @@ V normal_to(V a) {
   return unit(cross(a, seed));
 }
 
-constexpr double kPi = 3.14159265358979323846;
 
 struct Placed {
   V position;

@@ -4,12 +4,12 @@
 #include <cmath>
 #include <sstream>
 
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/physics/philox.h"
 
 namespace fleetdyn::study {
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 
 std::string number_text(double v) {
   std::ostringstream o;
@@ -109,7 +109,7 @@ SampleSetup sample_setup(const Scenario& s, const double* values, int64_t sample
     }
   }
   road.relief_scale *= relief;
-  out.initial.yaw = yaw_deg * kPi / 180.0;
+  out.initial.yaw = deg_to_rad(yaw_deg);
   if (mu_scale >= 0.0) {
     // The tire's grip is mu * (surface factor): a sampled surface factor scales the tire's mu
     // relative to the scenario's surface (the batch's terrain keeps the scenario's factor).

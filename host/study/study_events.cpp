@@ -2,11 +2,12 @@
 
 #include <cstdio>
 
+#include "fleetdyn/physics/math.h"
+
 namespace fleetdyn::study {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
 bool has_path(const Scenario& s) { return s.driver.kind == DriverSpec::Kind::Path; }
 bool has_end(const Scenario& s) { return s.driver.kind != DriverSpec::Kind::Table; }
@@ -48,7 +49,7 @@ std::vector<bool> sample_events(const Scenario& s, const double* m, int status) 
   const StudySpec& spec = s.study;
   const bool capsized = status == kStatusRolledOver;
   std::vector<bool> out = {
-      m[metric::max_abs_roll] > spec.rollover.roll_deg * kPi / 180.0 ||
+      m[metric::max_abs_roll] > deg_to_rad(spec.rollover.roll_deg) ||
           m[metric::longest_two_wheel_liftoff] >= spec.rollover.two_wheel_lift_s || capsized,
       m[metric::two_wheel_liftoff_time] > 0.0,
       status == kStatusDiverged,

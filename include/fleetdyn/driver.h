@@ -14,10 +14,9 @@
 #include <cmath>
 #include <vector>
 
+#include "fleetdyn/physics/math.h"
+
 namespace fleetdyn {
-namespace driver_detail {
-constexpr double kPi = 3.14159265358979323846;
-}
 
 // ---- paths --------------------------------------------------------------------------------------
 
@@ -61,7 +60,7 @@ inline Path circle_path(double radius, double speed, int points = 720, double x 
   p.closed = true;
   for (int i = 0; i < points; ++i) {
     // The point's angle seen from the centre.
-    const double a = yaw - side * driver_detail::kPi / 2.0 + side * 2.0 * driver_detail::kPi * i / points;
+    const double a = yaw - side * kPi / 2.0 + side * 2.0 * kPi * i / points;
     p.points.push_back({cx + radius * std::cos(a), cy + radius * std::sin(a), speed});
   }
   return p;
@@ -74,7 +73,7 @@ inline Path double_lane_change_path(double speed, double offset, double entry, d
                                     double change2, double exit, double exit_offset = 0.0, double spacing = 0.25) {
   const double x1 = entry, x2 = x1 + change1, x3 = x2 + middle, x4 = x3 + change2, end = x4 + exit;
   const auto shift = [](double from, double to, double f) {
-    return from + (to - from) * 0.5 * (1.0 - std::cos(driver_detail::kPi * f));
+    return from + (to - from) * 0.5 * (1.0 - std::cos(kPi * f));
   };
   Path p;
   const int count = static_cast<int>(std::ceil(end / spacing));
@@ -146,7 +145,7 @@ struct SteerProgram {
                                //     Fishhook: countersteer hold (NHTSA: 3 s)
   double frequency = 0.7;      // [Hz] SineWithDwell (FMVSS 126)
   double dwell = 0.5;          // [s] SineWithDwell: hold at the second peak (FMVSS 126)
-  double roll_rate_threshold = 1.5 * driver_detail::kPi / 180.0;  // [rad/s] Fishhook: countersteer at |p| <= this
+  double roll_rate_threshold = deg_to_rad(1.5);  // [rad/s] Fishhook: countersteer at |p| <= this
   double throttle_before = 0.0;  // [0, 1] before start_time
   double throttle = 0.0;         // [0, 1] from start_time (the standards release it: coast)
   double brake = 0.0;            // [0, 1] from start_time

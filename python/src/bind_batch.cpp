@@ -10,6 +10,7 @@
 #include "fleetdyn/ce_fields.h"
 #include "fleetdyn/driver.h"
 #include "fleetdyn/error.h"
+#include "fleetdyn/physics/math.h"
 #include "fleetdyn/physics/metrics.h"
 #include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/vehicle.h"
@@ -152,7 +153,7 @@ TerrainSpec terrain_from(const py::object& terrain) {
     if (d.contains(key) && !(x > 0.0)) throw py::value_error(std::string("terrain['") + key + "']: must be positive, got 0");
     return x;
   };
-  const double max_grade = 80.0 * 3.14159265358979323846 / 180.0;  // [rad] 80 degrees
+  const double max_grade = deg_to_rad(80.0);  // [rad] 80 degrees
   auto& t = spec.desc;
   t.base_height = get("base_height", 0.0, -1.0e4, 1.0e4, "m");
   t.mu_scale = get("mu_scale", 1.0, 0.0, 10.0, "");

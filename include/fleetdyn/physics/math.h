@@ -49,6 +49,13 @@ FLEETDYN_FN T clamp(T v, T lo, T hi) { return select(v < lo, lo, select(v > hi, 
 template <class T>
 FLEETDYN_FN T sq(T v) { return v * v; }
 
+// pi, written once for host and device code. For float, T(kPi) rounds this double to the
+// nearest float, as T(3.14159265358979323846) does.
+constexpr double kPi = 3.14159265358979323846;
+
+// Degrees to radians, rounded as deg * pi / 180 (the product first).
+FLEETDYN_FN constexpr double deg_to_rad(double deg) { return deg * kPi / 180.0; }
+
 template <class T>
 struct Vec3 {
   T x, y, z;

@@ -19,7 +19,7 @@ FLEETDYN_FN void ground_height(const Ground<T>& g, T x, T* height, T* slope, T* 
   *slope = T(0);
   *curvature = T(0);
   if (g.bump_length > T(0) && x > g.bump_start && x < g.bump_start + g.bump_length) {
-    const T k = T(2) * T(3.14159265358979323846) / g.bump_length;
+    const T k = T(2) * T(kPi) / g.bump_length;
     const T phase = k * (x - g.bump_start);
     *height += g.bump_height * (T(1) - cos(phase)) / T(2);
     *slope = g.bump_height * k * sin(phase) / T(2);

@@ -1,4 +1,4 @@
-// Independent DAE reference for the ce model (issue 3, reference 5): the fully augmented
+// Independent DAE reference for the ce model: the fully augmented
 // formulation of seed 001 Fig. 1a / eq. 8, integrated by SUNDIALS IDA.
 //
 // Unknowns (all world frame):
@@ -18,7 +18,7 @@
 // solution. The tierod's "no spin about its own axis relative to the chassis" (the ce model's
 // universal joints, ce_kinematics.h step 4) is a velocity-level (nonholonomic) row only: its
 // angle about the rod never enters the dynamics because the rod's inertia is axisymmetric.
-#include "host/ce_dae_reference.h"
+#include "tests/reference/ce_dae_reference.h"
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>

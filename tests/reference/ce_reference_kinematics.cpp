@@ -1,6 +1,6 @@
 // Numerical reference kinematics of a ce corner: tree-augmented model, Newton on the cut-joint
 // constraints, exact first and second derivatives by a second-order Taylor jet (see the header).
-#include "host/ce_reference_kinematics.h"
+#include "tests/reference/ce_reference_kinematics.h"
 
 #include <Eigen/Dense>
 

@@ -1,5 +1,5 @@
 // Dense joint-space dynamics of the ce model by summing body Jacobians (see the header).
-#include "host/ce_reference_dynamics.h"
+#include "tests/reference/ce_reference_dynamics.h"
 
 #include <Eigen/Dense>
 

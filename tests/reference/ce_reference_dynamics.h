@@ -1,8 +1,8 @@
-// Dense reference for the ce model's forward dynamics (issue 3, reference 4): the joint-space
+// Dense reference for the ce model's forward dynamics: the joint-space
 // mass matrix and bias forces assembled by summing body Jacobians, M = sum J^T I J and
 // C = sum J^T (I J_dot nu + v x* I v - f_ext), solved densely (fp64, Eigen). Independent of the
 // articulated-body recursion it checks; it uses the same per-body kinematic quantities
-// (CeCornerBodies), which references 1-2 validate on their own.
+// (CeCornerBodies), which the kinematics tests validate on their own.
 #pragma once
 
 #include <array>

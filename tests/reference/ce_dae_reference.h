@@ -1,4 +1,4 @@
-// Independent DAE reference for the ce model (issue 3, reference 5).
+// Independent DAE reference for the ce model.
 //
 // The HMMWV written in maximal coordinates, the fully augmented form of seed 001 Fig. 1a and
 // eq. 8: 21 free rigid bodies (chassis; per corner LCA, UCA, upright, tierod, wheel) with the
@@ -8,7 +8,7 @@
 // Force elements are the ce model's own functions (spring, stops, shock, TMeasy tire, drive and
 // brake), applied as point forces and torques instead of generalized forces.
 //
-// Formulation: stabilized index-2 (Gear-Gupta-Leimkuhler), see host/ce_dae_reference.cpp.
+// Formulation: stabilized index-2 (Gear-Gupta-Leimkuhler), see ce_dae_reference.cpp.
 // Host-only; needs SUNDIALS (linked by the tests' fleetdyn_reference library, not by fleetdyn).
 #pragma once
 

@@ -1,0 +1,60 @@
+// Helpers shared by the sampling tests: the standard normal's tail and density (independent of
+// the library) and distributions built field by field.
+#pragma once
+
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "fleetdyn/physics/math.h"
+#include "host/study/sampling.h"
+
+namespace fleetdyn::study::test {
+
+constexpr double kZ975 = 1.959963984540054;  // Phi^-1(0.975)
+
+inline double upper_tail(double x) { return 0.5 * std::erfc(x / std::sqrt(2.0)); }  // Q(x), independent of the library
+inline double density(double x) { return std::exp(-0.5 * x * x) / std::sqrt(2.0 * kPi); }
+
+inline Distribution normal(double mean, double sd) {
+  Distribution d;
+  d.kind = DistributionKind::Normal;
+  d.mean = mean;
+  d.sd = sd;
+  return d;
+}
+inline Distribution truncated(double mean, double sd, double lo, double hi) {
+  Distribution d = normal(mean, sd);
+  d.kind = DistributionKind::TruncatedNormal;
+  d.min = lo;
+  d.max = hi;
+  return d;
+}
+inline Distribution uniform(double lo, double hi) {
+  Distribution d;
+  d.kind = DistributionKind::Uniform;
+  d.min = lo;
+  d.max = hi;
+  return d;
+}
+inline Distribution lognormal(double mu, double sigma) {
+  Distribution d;
+  d.kind = DistributionKind::LogNormal;
+  d.mu = mu;
+  d.sigma = sigma;
+  return d;
+}
+inline Distribution choice(std::vector<double> values, std::vector<double> weights) {
+  Distribution d;
+  d.kind = DistributionKind::Choice;
+  d.values = std::move(values);
+  d.weights = std::move(weights);
+  return d;
+}
+inline Distribution fixed(double value) {
+  Distribution d;
+  d.value = value;
+  return d;
+}
+
+}  // namespace fleetdyn::study::test
