@@ -20,6 +20,25 @@
 
 namespace fleetdyn {
 
+// The lanes' loop, written once for the batch and the vector env (host/env/strut_env_lanes.h):
+// up to `steps` times, step() advances the live lanes, then accept(i) takes each live lane's
+// result; a lane whose result is refused stops there (stopped(i)) and is not advanced again.
+// Ends early when no lane is live.
+template <int W, class Step, class Accept, class Stopped>
+inline void step_live_lanes(bool* live, int steps, Step&& step, Accept&& accept, Stopped&& stopped) {
+  for (int k = 0; k < steps; ++k) {
+    step();
+    bool any_live = false;
+    for (int i = 0; i < W; ++i) {
+      if (!live[i]) continue;
+      live[i] = accept(i);
+      if (!live[i]) stopped(i);
+      any_live = any_live || live[i];
+    }
+    if (!any_live) break;
+  }
+}
+
 template <bool kDrivers, class Model, class T, int W, class Stepper>
 inline void run_vehicle_lanes_steps(const BatchView<Model, T>& b, int first, int steps) {
   using Run = VehicleRun<kDrivers, Model, T>;
@@ -36,23 +55,18 @@ inline void run_vehicle_lanes_steps(const BatchView<Model, T>& b, int first, int
   if (!any_live) return;
   for (int i = 0; i < W; ++i) run[i].load(b, first + i < n ? first + i : first);  // padding: the first vehicle
   Stepper stepper(b, first, run, live);
-  for (int k = 0; k < steps; ++k) {
-    DriverInput<T> input[W];
-    for (int i = 0; i < W; ++i) {
-      const int v = first + i;
-      input[i] = live[i] ? run[i].input(b, b.params[v % b.param_count], v) : DriverInput<T>{T(0), T(0), T(0)};
-    }
-    MetricSample<T> sample[W];
-    stepper.step(b, run, live, input, sample);
-    any_live = false;
-    for (int i = 0; i < W; ++i) {
-      if (!live[i]) continue;
-      live[i] = run[i].accept(b, sample[i]);
-      if (!live[i]) stepper.stopped(i);
-      any_live = any_live || live[i];
-    }
-    if (!any_live) break;
-  }
+  MetricSample<T> sample[W];
+  step_live_lanes<W>(
+      live, steps,
+      [&] {
+        DriverInput<T> input[W];
+        for (int i = 0; i < W; ++i) {
+          const int v = first + i;
+          input[i] = live[i] ? run[i].input(b, b.params[v % b.param_count], v) : DriverInput<T>{T(0), T(0), T(0)};
+        }
+        stepper.step(b, run, live, input, sample);
+      },
+      [&](int i) { return run[i].accept(b, sample[i]); }, [&](int i) { stepper.stopped(i); });
   for (int i = 0; i < W; ++i) {
     if (loaded[i]) run[i].store(b, first + i);
   }
