@@ -14,6 +14,7 @@
 
 #include "fleetdyn/physics/env/env_episode.h"
 #include "host/strut_lanes.h"
+#include "host/vehicle_lanes.h"
 
 namespace fleetdyn {
 
