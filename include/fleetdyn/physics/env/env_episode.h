@@ -66,7 +66,7 @@ FLEETDYN_FN void observe_env(const EnvView<Model, T>& e, int v, const typename M
         break;
       case kYawRate: put(x.body.omega_body.z); break;
       case kWheelSpeeds:
-        for (int i = 0; i < kCorners; ++i) put(EnvModel<Model>::wheel_spin(s, i) * EnvModel<Model>::wheel_radius(p) * velocity_scale);
+        for (int i = 0; i < kCorners; ++i) put(Model::wheel_spin(s, i) * Model::wheel_radius(p) * velocity_scale);
         break;
       case kWheelLoads:
         for (int i = 0; i < kCorners; ++i) put(e.wheel_load[i * n + v] / e.static_load[i * n + v]);
@@ -121,7 +121,7 @@ FLEETDYN_FN void reset_env(const EnvView<Model, T>& e, int v) {
     const T value = lerp_draw(rp.lo, rp.hi, draw(kDrawParam + static_cast<uint32_t>(r)));
     fields[rp.index] = rp.relative ? fields[rp.index] * value : value;
   }
-  EnvModel<Model>::derive(p);
+  Model::derive(p);
   e.params[v] = p;
 
   const T start_x = lerp_draw(c.start_x_min, c.start_x_max, draw(kDrawStartX));
@@ -135,7 +135,7 @@ FLEETDYN_FN void reset_env(const EnvView<Model, T>& e, int v) {
   e.target_speed[v] = lerp_draw(c.target_speed_min, c.target_speed_max, draw(kDrawTargetSpeed));
   constexpr int kSize = Model::kStateSize;
   T s[kSize], origin_x, origin_y, static_load[kCorners];
-  EnvModel<Model>::initial_state(p, e.terrain, double(start_x), double(start_y) + double(lateral), yaw, speed, s,
+  Model::initial_state(p, e.terrain, double(start_x), double(start_y) + double(lateral), yaw, speed, s,
                                  &origin_x, &origin_y, static_load);
   for (int j = 0; j < kSize; ++j) e.state[j * n + v] = s[j];
   e.origin[v] = origin_x;
