@@ -189,50 +189,66 @@ FLEETDYN_FN bool side_lifted(const T* normal_force) {
 }
 
 // The physics of one env's step, in phases around each physics step, so that a runner may step
-// several envs together between them (the CPU's lanes, host/env/strut_env_lanes.h); advance_env
-// below is the plain sequence. An env whose state stops being sane keeps its last sane state
-// and stops (the episode ends as diverged).
+// several envs together between them (the CPU's lanes, host/env/strut_env_lanes.h, through
+// EnvRun below); advance_env is the plain sequence, on separate locals (the CUDA kernel keeps
+// them in registers). An env whose state stops being sane keeps its last sane state and stops
+// (the episode ends as diverged).
+template <class Model, class T>
+FLEETDYN_FN void env_load(const EnvView<Model, T>& e, int v, T* s, T& origin_x, T& origin_y, T* actuator, T* load,
+                          T& lift) {
+  const int n = e.env_count;
+  for (int j = 0; j < Model::kStateSize; ++j) s[j] = e.state[j * n + v];
+  origin_x = e.origin[v];
+  origin_y = e.origin[n + v];
+  for (int j = 0; j < 3; ++j) actuator[j] = e.actuator[j * n + v];
+  for (int i = 0; i < kCorners; ++i) load[i] = e.wheel_load[i * n + v];
+  lift = e.lift_time[v];
+}
+
+// Takes the physics step's result `next` with its tire normal forces [N]: false when the
+// vehicle diverged (s keeps the last sane state).
+template <class Model, class T>
+FLEETDYN_FN bool env_accept(const EnvView<Model, T>& e, const T* next, const T* tire_normal_force, T* s, T& origin_x,
+                            T& origin_y, T* load, T& lift) {
+  if (!Model::state_is_sane(next)) return false;
+  lift = side_lifted(tire_normal_force) ? lift + e.integrator.step : T(0);
+  for (int i = 0; i < kCorners; ++i) load[i] = tire_normal_force[i];
+  for (int j = 0; j < Model::kStateSize; ++j) s[j] = next[j];
+  rebase_coordinate(s[Model::kPosIndex], origin_x);
+  rebase_coordinate(s[Model::kPosIndex + 1], origin_y);
+  return true;
+}
+
+template <class Model, class T>
+FLEETDYN_FN void env_store(const EnvView<Model, T>& e, int v, const T* s, T origin_x, T origin_y, const T* actuator,
+                           const T* command, const T* load, T lift) {
+  const int n = e.env_count;
+  for (int j = 0; j < Model::kStateSize; ++j) e.state[j * n + v] = s[j];
+  e.origin[v] = origin_x;
+  e.origin[n + v] = origin_y;
+  for (int j = 0; j < 3; ++j) {
+    e.actuator[j * n + v] = actuator[j];
+    e.command[j * n + v] = command[j];
+  }
+  for (int i = 0; i < kCorners; ++i) e.wheel_load[i * n + v] = load[i];
+  e.lift_time[v] = lift;
+}
+
+// One env's phases as an object, for runners that keep several envs at once.
 template <class Model, class T>
 struct EnvRun {
-  static constexpr int kSize = Model::kStateSize;
-  T s[kSize], next[kSize];  // the state at the physics step's start; the step's result
+  T s[Model::kStateSize], next[Model::kStateSize];  // the state at the physics step's start; the step's result
   T actuator[3], load[kCorners];
   T origin_x, origin_y, lift;
 
   FLEETDYN_FN void load_env(const EnvView<Model, T>& e, int v) {
-    const int n = e.env_count;
-    for (int j = 0; j < kSize; ++j) s[j] = e.state[j * n + v];
-    origin_x = e.origin[v];
-    origin_y = e.origin[n + v];
-    for (int j = 0; j < 3; ++j) actuator[j] = e.actuator[j * n + v];
-    for (int i = 0; i < kCorners; ++i) load[i] = e.wheel_load[i * n + v];
-    lift = e.lift_time[v];
+    env_load(e, v, s, origin_x, origin_y, actuator, load, lift);
   }
-
-  // Takes the physics step's result `next` with its tire normal forces [N]: false when the
-  // vehicle diverged (s keeps the last sane state).
   FLEETDYN_FN bool accept(const EnvView<Model, T>& e, const T* tire_normal_force) {
-    const T dt = e.integrator.step;
-    if (!Model::state_is_sane(next)) return false;
-    lift = side_lifted(tire_normal_force) ? lift + dt : T(0);
-    for (int i = 0; i < kCorners; ++i) load[i] = tire_normal_force[i];
-    for (int j = 0; j < kSize; ++j) s[j] = next[j];
-    rebase_coordinate(s[Model::kPosIndex], origin_x);
-    rebase_coordinate(s[Model::kPosIndex + 1], origin_y);
-    return true;
+    return env_accept(e, next, tire_normal_force, s, origin_x, origin_y, load, lift);
   }
-
-  FLEETDYN_FN void store(const EnvView<Model, T>& e, int v, const T command[3]) const {
-    const int n = e.env_count;
-    for (int j = 0; j < kSize; ++j) e.state[j * n + v] = s[j];
-    e.origin[v] = origin_x;
-    e.origin[n + v] = origin_y;
-    for (int j = 0; j < 3; ++j) {
-      e.actuator[j * n + v] = actuator[j];
-      e.command[j * n + v] = command[j];
-    }
-    for (int i = 0; i < kCorners; ++i) e.wheel_load[i * n + v] = load[i];
-    e.lift_time[v] = lift;
+  FLEETDYN_FN void store(const EnvView<Model, T>& e, int v, const T* command) const {
+    env_store(e, v, s, origin_x, origin_y, actuator, command, load, lift);
   }
 };
 
@@ -242,20 +258,20 @@ struct EnvRun {
 template <class Model, class T>
 FLEETDYN_FN bool advance_env(const EnvView<Model, T>& e, int v, const typename Model::template Params<T>& p,
                              const T command[3]) {
-  EnvRun<Model, T> run;
-  run.load_env(e, v);
+  T s[Model::kStateSize], next[Model::kStateSize], actuator[3], load[kCorners], origin_x, origin_y, lift;
+  env_load(e, v, s, origin_x, origin_y, actuator, load, lift);
   bool diverged = false;
   for (int k = 0; k < e.config.decimation; ++k) {
-    follow_command(e.config, command, run.actuator, e.integrator.step);
+    follow_command(e.config, command, actuator, e.integrator.step);
     MetricSample<T> sample;
-    Model::step(p, e.terrain, run.origin_x, run.origin_y, e.integrator,
-                DriverInput<T>{run.actuator[0], run.actuator[1], run.actuator[2]}, run.s, run.next, &sample);
-    if (!run.accept(e, sample.tire_normal_force)) {  // the episode ends
+    Model::step(p, e.terrain, origin_x, origin_y, e.integrator, DriverInput<T>{actuator[0], actuator[1], actuator[2]},
+                s, next, &sample);
+    if (!env_accept(e, next, sample.tire_normal_force, s, origin_x, origin_y, load, lift)) {  // the episode ends
       diverged = true;
       break;
     }
   }
-  run.store(e, v, command);
+  env_store(e, v, s, origin_x, origin_y, actuator, command, load, lift);
   return diverged;
 }
 
