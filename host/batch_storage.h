@@ -1,6 +1,6 @@
 // Host-side storage of a batch of one model in the batch's scalar type: the structure-of-arrays
 // state and everything a BatchView points to. The CPU engine steps it in place; the CUDA engine
-// mirrors it on the device. Internal to the library.
+// mirrors it on the device (kernels/cuda_engine.cu). Internal to the library.
 #pragma once
 
 #include <vector>
@@ -11,75 +11,96 @@
 
 namespace fleetdyn {
 
+// Which parts of the storage changed on the host and must reach the engine's copy.
+enum SyncPart : unsigned {
+  kSyncConstant = 0u,   // set once at construction: sent with the first upload only
+  kSyncVehicles = 1u,   // state, origin, step_count, status, metrics
+  kSyncInputs = 2u,     // inputs
+  kSyncManeuver = 4u,   // maneuver tables
+  kSyncDriver = 8u,     // driver paths, settings, programs and state (the state also with kSyncVehicles)
+  kSyncAll = 15u,
+};
+
+// Every array of a batch, written once: X(sync, name, element, view) declares the storage's
+// std::vector<element> `name`, the BatchView member `view` that points at it (null when it is
+// empty), and the sync parts whose upload sends it (kSyncConstant: only the first upload). The
+// arrays of kSyncVehicles are the ones an engine's download brings back. `Params` is the
+// model's parameter struct in the batch's scalar type. The CUDA engine's device mirror, its
+// uploads, its device view and its download are generated from this list (kernels/cuda_engine.cu).
+#define FLEETDYN_BATCH_ARRAYS(X)                                                                                   \
+  X(kSyncConstant, params, Params, params)                                 /* [param_count] */                    \
+  X(kSyncConstant, heightfield, T, terrain.hf_heights)                     /* TerrainDesc's samples */             \
+  X(kSyncConstant, terrain_variation, TerrainVariation<T>, terrain_variation) /* [vehicle_count] or empty */      \
+  X(kSyncConstant, driver_geometry, DriverGeometry<T>, driver.geometry)    /* [param_count] from the params */    \
+  X(kSyncVehicles, state, T, state)                                        /* [kStateSize][vehicle_count] */       \
+  X(kSyncVehicles, origin, T, origin)                                      /* [2][vehicle_count] */                \
+  X(kSyncVehicles, step_count, int, step_count)                            /* [vehicle_count] */                   \
+  X(kSyncVehicles, status, int, status)                                    /* [vehicle_count] VehicleStatus */     \
+  X(kSyncVehicles, metrics, T, metrics)                                    /* [kMetricCount][vehicle_count] */     \
+  /* [kDriverStateSize][vehicle_count]; empty (nothing stored, moved or reset) until a driver is set */            \
+  X(kSyncVehicles | kSyncDriver, driver_state, T, driver.state)                                                    \
+  X(kSyncInputs, inputs, T, inputs)                                        /* [3][vehicle_count] */                \
+  /* Maneuver tables (concatenated) and the per-vehicle table index. */                                            \
+  X(kSyncManeuver, table_offset, int, maneuver.table_offset)                                                       \
+  X(kSyncManeuver, table_length, int, maneuver.table_length)                                                       \
+  X(kSyncManeuver, vehicle_table, int, maneuver.vehicle_table)                                                     \
+  X(kSyncManeuver, table_time, T, maneuver.time)                                                                   \
+  X(kSyncManeuver, table_steer, T, maneuver.steer)                                                                 \
+  X(kSyncManeuver, table_throttle, T, maneuver.throttle)                                                           \
+  X(kSyncManeuver, table_brake, T, maneuver.brake)                                                                 \
+  /* Drivers (physics/driver.h), set by Batch::set_path_driver / set_steer_program. */                             \
+  X(kSyncDriver, path_offset, int, driver.paths.offset)                                                            \
+  X(kSyncDriver, path_count, int, driver.paths.count)                                                              \
+  X(kSyncDriver, path_closed, int, driver.paths.closed)                                                            \
+  X(kSyncDriver, vehicle_path, int, driver.paths.vehicle_path)                                                     \
+  X(kSyncDriver, path_length, T, driver.paths.length)                                                              \
+  X(kSyncDriver, path_x, T, driver.paths.x)                                                                        \
+  X(kSyncDriver, path_y, T, driver.paths.y)                                                                        \
+  X(kSyncDriver, path_speed, T, driver.paths.speed)                                                                \
+  X(kSyncDriver, path_s, T, driver.paths.s)                                                                        \
+  X(kSyncDriver, path_params, PathDriverParams<T>, driver.path_params)                                             \
+  X(kSyncDriver, programs, SteerProgramParams<T>, driver.programs)
+
+// The view's counts of tables that are not per vehicle: X(view count, storage array).
+#define FLEETDYN_BATCH_COUNTS(X)                                                                                   \
+  X(param_count, params)                                                                                           \
+  X(maneuver.table_count, table_offset)                                                                            \
+  X(driver.paths.path_count, path_offset)                                                                          \
+  X(driver.path_param_count, path_params)                                                                          \
+  X(driver.program_count, programs)
+
+// The first element of a storage array, or null when it is empty (as a device buffer's data()).
+template <class E>
+E* data_or_null(std::vector<E>& a) {
+  return a.empty() ? nullptr : a.data();
+}
+
 template <class Model, class T>
 struct BatchStorage {
+  using Params = typename Model::template Params<T>;
   int vehicle_count = 0;
-  std::vector<typename Model::template Params<T>> params;
-  TerrainDesc<T> terrain{};
-  std::vector<T> heightfield;
-  std::vector<TerrainVariation<T>> terrain_variation;  // [vehicle_count] or empty (TerrainSpec::variation)
-  T capsize_roll = T(0);                               // [rad] 0: never (BatchOptions::capsize_roll)
+  TerrainDesc<T> terrain{};     // hf_heights: set by view() to `heightfield`
+  T capsize_roll = T(0);        // [rad] 0: never (BatchOptions::capsize_roll)
   IntegratorSettings<T> integrator{};
-  // Maneuver tables (concatenated) and the per-vehicle table index.
-  std::vector<int> table_offset, table_length, vehicle_table;
-  std::vector<T> table_time, table_steer, table_throttle, table_brake;
-  // Per-vehicle SoA arrays.
-  std::vector<T> state, origin, inputs, metrics;
-  std::vector<int> step_count, status;
-  // Drivers (physics/driver.h). The geometry is derived from the parameters at construction;
-  // the rest is set by Batch::set_path_driver / set_steer_program. driver_state stays empty
-  // (nothing stored, moved or reset) until a driver is set.
   int driver_mode = kDriverOpenLoop;
-  std::vector<DriverGeometry<T>> driver_geometry;  // [params.size()]
-  std::vector<int> path_offset, path_count, path_closed, vehicle_path;
-  std::vector<T> path_length, path_x, path_y, path_speed, path_s;
-  std::vector<PathDriverParams<T>> path_params;
-  std::vector<SteerProgramParams<T>> programs;
-  std::vector<T> driver_state;  // [kDriverStateSize][vehicle_count]
+#define FLEETDYN_STORAGE_MEMBER(sync, name, E, view) std::vector<E> name;
+  FLEETDYN_BATCH_ARRAYS(FLEETDYN_STORAGE_MEMBER)
+#undef FLEETDYN_STORAGE_MEMBER
 
   // View over this storage (host pointers).
   BatchView<Model, T> view() {
     BatchView<Model, T> v{};
     v.vehicle_count = vehicle_count;
-    v.params = params.data();
-    v.param_count = static_cast<int>(params.size());
     v.terrain = terrain;
-    v.terrain.hf_heights = heightfield.empty() ? nullptr : heightfield.data();
-    v.terrain_variation = terrain_variation.empty() ? nullptr : terrain_variation.data();
     v.capsize_roll = capsize_roll;
     v.integrator = integrator;
-    v.maneuver.table_count = static_cast<int>(table_offset.size());
-    v.maneuver.table_offset = table_offset.data();
-    v.maneuver.table_length = table_length.data();
-    v.maneuver.time = table_time.data();
-    v.maneuver.steer = table_steer.data();
-    v.maneuver.throttle = table_throttle.data();
-    v.maneuver.brake = table_brake.data();
-    v.maneuver.vehicle_table = vehicle_table.empty() ? nullptr : vehicle_table.data();
-    v.state = state.data();
-    v.origin = origin.data();
-    v.step_count = step_count.data();
-    v.status = status.data();
-    v.inputs = inputs.data();
-    v.metrics = metrics.data();
-    DriverView<T>& d = v.driver;
-    d.mode = driver_mode;
-    d.geometry = driver_geometry.data();
-    d.paths.path_count = static_cast<int>(path_offset.size());
-    d.paths.offset = path_offset.data();
-    d.paths.count = path_count.data();
-    d.paths.closed = path_closed.data();
-    d.paths.length = path_length.data();
-    d.paths.x = path_x.data();
-    d.paths.y = path_y.data();
-    d.paths.speed = path_speed.data();
-    d.paths.s = path_s.data();
-    d.paths.vehicle_path = vehicle_path.empty() ? nullptr : vehicle_path.data();
-    d.path_params = path_params.data();
-    d.path_param_count = static_cast<int>(path_params.size());
-    d.programs = programs.data();
-    d.program_count = static_cast<int>(programs.size());
-    d.state = driver_state.empty() ? nullptr : driver_state.data();
+    v.driver.mode = driver_mode;
+#define FLEETDYN_VIEW_ARRAY(sync, name, E, view) v.view = data_or_null(name);
+    FLEETDYN_BATCH_ARRAYS(FLEETDYN_VIEW_ARRAY)
+#undef FLEETDYN_VIEW_ARRAY
+#define FLEETDYN_VIEW_COUNT(count, name) v.count = static_cast<int>(name.size());
+    FLEETDYN_BATCH_COUNTS(FLEETDYN_VIEW_COUNT)
+#undef FLEETDYN_VIEW_COUNT
     return v;
   }
 };
@@ -88,15 +109,6 @@ struct BatchStorage {
 #define FLEETDYN_BATCH_KINDS(X)                                                                      \
   X(StrutModel, float) X(StrutModel, double) X(CeModel, float) X(CeModel, double) X(PgsVehicleModel, float) \
   X(PgsVehicleModel, double)
-
-// Which parts of the storage changed on the host and must reach the engine's copy.
-enum SyncPart : unsigned {
-  kSyncVehicles = 1u,   // state, origin, step_count, status, metrics
-  kSyncInputs = 2u,     // inputs
-  kSyncManeuver = 4u,   // maneuver tables
-  kSyncDriver = 8u,     // driver paths, settings, programs and state (the state also with kSyncVehicles)
-  kSyncAll = 15u,
-};
 
 // A backend: steps a batch and keeps its copy of the storage in step with the host's.
 template <class Model, class T>

@@ -23,33 +23,17 @@ Params<T> convert_scalars(const Params<double>& p) {
   return out;
 }
 
-// The heightfield pointer is not carried over (a storage's view sets it to its own copy).
+// Every value field of FLEETDYN_TERRAIN_FIELDS (scalars rounded to T, counts and flags as they
+// are); the pointers are not carried over: the storage's view points hf_heights at its own copy,
+// and per_lane is set by the SIMD lane runner for its own lanes only.
 template <class T>
 TerrainDesc<T> convert_terrain(const TerrainDesc<double>& d) {
   TerrainDesc<T> t;
-  t.kind = d.kind;
-  t.base_height = T(d.base_height);
-  t.slope = T(d.slope);
-  t.bank = T(d.bank);
-  t.hill_x = T(d.hill_x);
-  t.hill_y = T(d.hill_y);
-  t.hill_height = T(d.hill_height);
-  t.hill_radius = T(d.hill_radius);
-  t.hf_x0 = T(d.hf_x0);
-  t.hf_y0 = T(d.hf_y0);
-  t.hf_dx = T(d.hf_dx);
-  t.hf_dy = T(d.hf_dy);
-  t.hf_nx = d.hf_nx;
-  t.hf_ny = d.hf_ny;
-  t.hf_heights = nullptr;  // the storage's view points at its own copy
-  t.hf_height_scale = T(d.hf_height_scale);
-  t.hf_periodic = d.hf_periodic;
-  t.loop_x = T(d.loop_x);
-  t.loop_radius = T(d.loop_radius);
-  t.loop_lateral_shift = T(d.loop_lateral_shift);
-  t.loop_track_width = T(d.loop_track_width);
-  t.mu_scale = T(d.mu_scale);
-  t.per_lane = nullptr;  // set by the SIMD lane runner for its own lanes only
+#define FLEETDYN_CONVERT_TERRAIN_FIELD(name) t.name = static_cast<decltype(t.name)>(d.name);
+  FLEETDYN_TERRAIN_FIELDS(FLEETDYN_CONVERT_TERRAIN_FIELD)
+#undef FLEETDYN_CONVERT_TERRAIN_FIELD
+  t.hf_heights = nullptr;
+  t.per_lane = nullptr;
   return t;
 }
 

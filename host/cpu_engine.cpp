@@ -18,37 +18,22 @@ template <class Model, class T>
 class CpuEngine final : public Engine<Model, T> {
   static constexpr int kWidth = kLaneWidth<T>;
 
-  // Worker w steps the w-th contiguous slice of the work units: groups of kWidth vehicles
-  // (SIMD) or single vehicles (scalar). A unit's vehicles never depend on the slicing.
-  struct Slices {
-    const BatchView<Model, T>* view;
-    int steps;
-    int workers;
-    bool simd;
-  };
-  static void run_units(const Slices& s, int begin, int end) {
+  // Runs work units [begin, end): groups of kWidth vehicles (SIMD) or single vehicles (scalar).
+  // A unit's vehicles never depend on the slicing.
+  static void run_units(const BatchView<Model, T>& view, int steps, bool simd, int begin, int end) {
     if constexpr (kHasLanes<Model>) {
-      if (s.simd) {
+      if (simd) {
         for (int g = begin; g < end; ++g) {
           if constexpr (std::is_same_v<Model, StrutModel>) {
-            strut_run_lanes<T, kWidth>(*s.view, g * kWidth, s.steps);
+            strut_run_lanes<T, kWidth>(view, g * kWidth, steps);
           } else {
-            pgs_run_lanes<T, kWidth>(*s.view, g * kWidth, s.steps);
+            pgs_run_lanes<T, kWidth>(view, g * kWidth, steps);
           }
         }
         return;
       }
     }
-    for (int v = begin; v < end; ++v) run_vehicle(*s.view, v, s.steps);
-  }
-  static int unit_count(const Slices& s) {
-    const int n = s.view->vehicle_count;
-    return s.simd ? (n + kWidth - 1) / kWidth : n;
-  }
-  static void run_slice(void* context, int worker) {
-    const Slices& s = *static_cast<const Slices*>(context);
-    const long long units = unit_count(s);
-    run_units(s, static_cast<int>(units * worker / s.workers), static_cast<int>(units * (worker + 1) / s.workers));
+    for (int v = begin; v < end; ++v) run_vehicle(view, v, steps);
   }
 
  public:
@@ -60,15 +45,9 @@ class CpuEngine final : public Engine<Model, T> {
 
   void step(BatchStorage<Model, T>& host, int steps) override {
     const BatchView<Model, T> view = host.view();
-    Slices slices{&view, steps, 1, simd_};
-    const int units = unit_count(slices);
-    // Small batches are not worth waking the workers for.
-    slices.workers = units < 4 * pool_.size() ? 1 : pool_.size();
-    if (slices.workers == 1) {
-      run_units(slices, 0, units);
-      return;
-    }
-    pool_.run(&run_slice, &slices);
+    const int n = view.vehicle_count;
+    const int units = simd_ ? (n + kWidth - 1) / kWidth : n;
+    pool_.run_slices(units, 4, [&](int begin, int end, int) { run_units(view, steps, simd_, begin, end); });
   }
 
   void download(BatchStorage<Model, T>&) override {}

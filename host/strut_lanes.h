@@ -3,10 +3,9 @@
 //
 // What is vectorized: the whole RK4 step (strut kinematics, TMeasy tire, driveline, Newton-Euler).
 // What runs per lane through the scalar code: terrain queries other than flat ground (a few
-// percent of the time; the loop and the heightfield index per lane), the inputs (maneuver
-// lookup, or the driver through vehicle_input from the lane's state: the same call as
-// run_vehicle's), the sanity check, the metrics and the origin rebase (once per step, not per
-// stage).
+// percent of the time; the loop and the heightfield index per lane), and, once per step through
+// each lane's VehicleRun (host/vehicle_lanes.h), the inputs and drivers, the sanity check, the
+// metrics and the origin rebase.
 //
 // Independence: a vehicle's lane depends only on its index (v / W, v % W), every vehicle of the
 // batch goes through this path (a short last group is padded with copies of its first vehicle,
@@ -17,6 +16,7 @@
 
 #include "fleetdyn/physics/strut_batch.h"
 #include "host/lanes.h"
+#include "host/vehicle_lanes.h"
 
 namespace fleetdyn {
 
@@ -59,114 +59,63 @@ inline void rebase_lanes(const LaneMask<T, W>& running, Lanes<T, W>* s, Lanes<T,
   }
 }
 
-// Advance vehicles first .. first + W - 1 (those that exist and are running) by `steps` outer
-// steps; the lane form of run_vehicle (physics/batch_view.h), with the same divergence and
-// capsize handling: a vehicle whose state stops being sane keeps its last sane state, is flagged
-// kStatusDiverged and is no longer written; one whose roll at a step's start is past the capsize
-// angle keeps that state, is flagged kStatusRolledOver and is no longer written.
-template <class T, int W>
-inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
+// Strut's lane stepper (host/vehicle_lanes.h): the RK4 step of W vehicles in lanes. The lanes'
+// parameters are set once per call; every lane's state and origin are gathered from its run at
+// each step, so lanes that stopped or pad the group carry their last state along unwritten.
+template <bool kDrivers, class T, int W>
+class StrutLaneStepper {
+ public:
   using L = Lanes<T, W>;
-  const int n = b.vehicle_count;
-  int vehicle[W];
-  bool active[W];
-  bool any_active = false;
-  for (int i = 0; i < W; ++i) {
-    vehicle[i] = first + i < n ? first + i : first;  // padding lanes repeat the first vehicle
-    active[i] = first + i < n && b.status[first + i] == kStatusRunning;
-    any_active = any_active || active[i];
-  }
-  if (!any_active) return;
+  using Run = VehicleRun<kDrivers, StrutModel, T>;
 
-  VehicleParams<L> params;
-  L s[kStrutStateSize], next[kStrutStateSize];
-  L origin_x, origin_y;
-  T metrics[W][kMetricCount];
-  const bool driven = b.driver.mode != kDriverOpenLoop;  // open loop touches no driver state
-  T driver_state[W][kDriverStateSize];
-  DriverReport<T> report[W];
-  int count[W], status[W];
-  typename L::Mask running;  // lanes whose state advances
-  // The terrain each lane's vehicle meets (vehicle_terrain); the shared descriptor points at them.
-  TerrainDesc<T> lane_terrain[W];
-  TerrainDesc<T> terrain = b.terrain;
-  if (b.terrain_variation) {
-    for (int i = 0; i < W; ++i) lane_terrain[i] = vehicle_terrain(b, vehicle[i]);
-    terrain.per_lane = lane_terrain;
-  }
-  for (int i = 0; i < W; ++i) {
-    const int v = vehicle[i];
-    set_lane(params, i, b.params[v % b.param_count]);
-    for (int j = 0; j < kStrutStateSize; ++j) s[j].set(i, b.state[j * n + v]);
-    for (int j = 0; j < kMetricCount; ++j) metrics[i][j] = b.metrics[j * n + v];
-    for (int j = 0; driven && j < kDriverStateSize; ++j) driver_state[i][j] = b.driver.state[j * n + v];
-    origin_x.set(i, b.origin[v]);
-    origin_y.set(i, b.origin[n + v]);
-    count[i] = b.step_count[v];
-    status[i] = kStatusRunning;
-    running.bits[i] = active[i] ? -1 : 0;
-  }
-  const T dt = b.integrator.step;
-  for (int k = 0; k < steps; ++k) {
-    DriverInput<L> input;
-    T time[W];
+  // The lanes' parameters, and their terrain: the batch's, or each lane's own descriptor when
+  // the vehicles vary it.
+  StrutLaneStepper(const StrutBatchView<T>& b, int first, const Run* run, const bool*) : terrain_(b.terrain) {
     for (int i = 0; i < W; ++i) {
-      time[i] = T(count[i]) * dt;
-      const int v = vehicle[i];
-      DriverInput<T> one{T(0), T(0), T(0)};  // lanes that no longer advance: any finite input
-      if (!driven) {
-        one = batch_input(b, v, time[i]);
-      } else if (lane_is_set(running, i)) {
-        T lane_state[kStrutStateSize];
-        for (int j = 0; j < kStrutStateSize; ++j) lane_state[j] = s[j][i];
-        one = vehicle_input(b, b.params[v % b.param_count], v, time[i], lane_state, origin_x[i], origin_y[i],
-                            driver_state[i], &report[i]);
-      }
-      input.steer.set(i, one.steer);
-      input.throttle.set(i, one.throttle);
-      input.brake.set(i, one.brake);
+      const int v = first + i < b.vehicle_count ? first + i : first;
+      set_lane(params_, i, b.params[v % b.param_count]);
+    }
+    if (b.terrain_variation) {
+      for (int i = 0; i < W; ++i) lane_terrain_[i] = run[i].terrain;
+      terrain_.per_lane = lane_terrain_;
+    }
+  }
+  StrutLaneStepper(const StrutLaneStepper&) = delete;  // terrain_ may point into this object
+  StrutLaneStepper& operator=(const StrutLaneStepper&) = delete;
+
+  void step(const StrutBatchView<T>& b, Run* run, const bool* live, const DriverInput<T>* input,
+            MetricSample<T>* sample) {
+    L s[kStrutStateSize], next[kStrutStateSize], origin_x, origin_y;
+    DriverInput<L> lanes_input;
+    for (int i = 0; i < W; ++i) {
+      for (int j = 0; j < kStrutStateSize; ++j) s[j].set(i, run[i].s[j]);
+      origin_x.set(i, run[i].origin_x);
+      origin_y.set(i, run[i].origin_y);
+      lanes_input.steer.set(i, input[i].steer);
+      lanes_input.throttle.set(i, input[i].throttle);
+      lanes_input.brake.set(i, input[i].brake);
     }
     StrutDiagnostics<L> diag;
-    strut_step(params, terrain, origin_x, origin_y, b.integrator, input, s, next, &diag);
+    strut_step(params_, terrain_, origin_x, origin_y, b.integrator, lanes_input, s, next, &diag);
     for (int i = 0; i < W; ++i) {
-      if (!lane_is_set(running, i)) continue;
-      T lane_next[kStrutStateSize], lane_state[kStrutStateSize];
-      for (int j = 0; j < kStrutStateSize; ++j) {
-        lane_next[j] = next[j][i];
-        lane_state[j] = s[j][i];
-      }
-      if (!strut_state_is_sane(lane_next)) {  // keep s, the last sane state
-        status[i] = kStatusDiverged;
-        metrics[i][metric::diverged_time] = time[i];
-        running.bits[i] = 0;
-        continue;
-      }
-      const T roll = update_metrics(metrics[i], b.terrain_variation ? lane_terrain[i] : b.terrain, origin_x[i], origin_y[i],
-                                    strut_metric_sample(lane_state, get_lane(diag, i)), time[i], dt);
-      if (driven) update_driver_metrics(metrics[i], report[i], time[i]);
-      if (capsized(roll, b.capsize_roll)) {  // keep s, the state past the capsize angle
-        status[i] = kStatusRolledOver;
-        metrics[i][metric::capsize_time] = time[i];
-        running.bits[i] = 0;
-        continue;
-      }
-      ++count[i];
+      if (!live[i]) continue;
+      for (int j = 0; j < kStrutStateSize; ++j) run[i].next[j] = next[j][i];
+      sample[i] = strut_metric_sample(run[i].s, get_lane(diag, i));
     }
-    if (!any_lane(running)) break;
-    for (int j = 0; j < kStrutStateSize; ++j) s[j] = select(running, next[j], s[j]);
-    rebase_lanes(running, s, origin_x, origin_y);
   }
-  for (int i = 0; i < W; ++i) {
-    if (!active[i]) continue;
-    const int v = vehicle[i];
-    for (int j = 0; j < kStrutStateSize; ++j) b.state[j * n + v] = s[j][i];
-    for (int j = 0; j < kMetricCount; ++j) b.metrics[j * n + v] = metrics[i][j];
-    for (int j = 0; driven && j < kDriverStateSize; ++j) b.driver.state[j * n + v] = driver_state[i][j];
-    b.origin[v] = origin_x[i];
-    b.origin[n + v] = origin_y[i];
-    b.step_count[v] = count[i];
-    b.status[v] = status[i];
-  }
+  void stopped(int) {}
+
+ private:
+  VehicleParams<L> params_;
+  TerrainDesc<T> terrain_;
+  TerrainDesc<T> lane_terrain_[W];
+};
+
+// Advance vehicles first .. first + W - 1 (those that exist and are running) by `steps` outer
+// steps; the lane form of run_vehicle (physics/batch_view.h).
+template <class T, int W>
+inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
+  run_vehicle_lanes<StrutLaneStepper, StrutModel, T, W>(b, first, steps);
 }
 
 }  // namespace fleetdyn

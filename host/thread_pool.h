@@ -28,6 +28,32 @@ class ThreadPool {
   // Calls task(context, i) for i in [0, size()), in parallel; returns when every call has returned.
   void run(Task task, void* context);
 
+  // The CPU engines' work split: units [0, count) (vehicles, envs, lane groups, systems) in
+  // size() contiguous slices, worker w taking [count * w / size(), count * (w + 1) / size()),
+  // and body(begin, end, worker) called for each slice in parallel. A unit's result never
+  // depends on the slicing. With fewer than min_per_worker units per worker the caller runs
+  // them all as worker 0 (a small batch is not worth waking the workers for).
+  template <class Body>
+  void run_slices(int count, int min_per_worker, const Body& body) {
+    struct Slices {
+      const Body* body;
+      long long count;
+      int workers;
+    };
+    Slices slices{&body, count, count < min_per_worker * size() ? 1 : size()};
+    if (slices.workers == 1) {
+      body(0, count, 0);
+      return;
+    }
+    run(
+        [](void* context, int worker) {
+          const Slices& s = *static_cast<const Slices*>(context);
+          (*s.body)(static_cast<int>(s.count * worker / s.workers), static_cast<int>(s.count * (worker + 1) / s.workers),
+                    worker);
+        },
+        &slices);
+  }
+
  private:
   void worker_loop(int index);
 

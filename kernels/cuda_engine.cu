@@ -64,86 +64,30 @@ class CudaEngine final : public Engine<Model, T> {
     }
   }
 
+  // The arrays of FLEETDYN_BATCH_ARRAYS (host/batch_storage.h) whose sync parts are in `parts`;
+  // the first upload also sends the constant ones.
   void upload(const BatchStorage<Model, T>& host, unsigned parts) override {
-    if (!params_.size()) {  // first upload: the constant parts
-      params_.upload(host.params, stream_);
-      local_params_ = local_params_for(static_cast<int>(host.params.size()));
-      heightfield_.upload(host.heightfield, stream_);
-      terrain_variation_.upload(host.terrain_variation, stream_);
-      driver_geometry_.upload(host.driver_geometry, stream_);
-    }
-    if (parts & kSyncVehicles) {
-      state_.upload(host.state, stream_);
-      origin_.upload(host.origin, stream_);
-      step_count_.upload(host.step_count, stream_);
-      status_.upload(host.status, stream_);
-      metrics_.upload(host.metrics, stream_);
-    }
-    if (parts & (kSyncVehicles | kSyncDriver)) driver_state_.upload(host.driver_state, stream_);
-    if (parts & kSyncDriver) {
-      path_offset_.upload(host.path_offset, stream_);
-      path_count_.upload(host.path_count, stream_);
-      path_closed_.upload(host.path_closed, stream_);
-      vehicle_path_.upload(host.vehicle_path, stream_);
-      path_length_.upload(host.path_length, stream_);
-      path_x_.upload(host.path_x, stream_);
-      path_y_.upload(host.path_y, stream_);
-      path_speed_.upload(host.path_speed, stream_);
-      path_s_.upload(host.path_s, stream_);
-      path_params_.upload(host.path_params, stream_);
-      programs_.upload(host.programs, stream_);
-    }
-    if (parts & kSyncInputs) inputs_.upload(host.inputs, stream_);
-    if (parts & kSyncManeuver) {
-      table_offset_.upload(host.table_offset, stream_);
-      table_length_.upload(host.table_length, stream_);
-      vehicle_table_.upload(host.vehicle_table, stream_);
-      table_time_.upload(host.table_time, stream_);
-      table_steer_.upload(host.table_steer, stream_);
-      table_throttle_.upload(host.table_throttle, stream_);
-      table_brake_.upload(host.table_brake, stream_);
-    }
+    const bool first = !uploaded_;
+    uploaded_ = true;
+#define FLEETDYN_UPLOAD_ARRAY(sync, name, E, view) \
+    if ((sync) == kSyncConstant ? first : ((sync) & parts) != 0) name##_.upload(host.name, stream_);
+    FLEETDYN_BATCH_ARRAYS(FLEETDYN_UPLOAD_ARRAY)
+#undef FLEETDYN_UPLOAD_ARRAY
+    if (first) local_params_ = local_params_for(static_cast<int>(host.params.size()));
     // The host vectors may change after this returns: finish the copies first.
     FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));
   }
 
   void step(BatchStorage<Model, T>& host, int steps) override {
-    BatchView<Model, T> v = host.view();  // scalars from the host, pointers replaced below
-    v.params = params_.data();
-    v.terrain.hf_heights = heightfield_.data();
-    v.terrain_variation = terrain_variation_.data();  // null when the vehicles share the terrain
-    v.maneuver.table_offset = table_offset_.data();
-    v.maneuver.table_length = table_length_.data();
-    v.maneuver.vehicle_table = vehicle_table_.data();
-    v.maneuver.time = table_time_.data();
-    v.maneuver.steer = table_steer_.data();
-    v.maneuver.throttle = table_throttle_.data();
-    v.maneuver.brake = table_brake_.data();
-    v.state = state_.data();
-    v.origin = origin_.data();
-    v.step_count = step_count_.data();
-    v.status = status_.data();
-    v.inputs = inputs_.data();
-    v.metrics = metrics_.data();
-    DriverView<T>& d = v.driver;  // mode and counts from the host
-    d.geometry = driver_geometry_.data();
-    d.paths.offset = path_offset_.data();
-    d.paths.count = path_count_.data();
-    d.paths.closed = path_closed_.data();
-    d.paths.vehicle_path = vehicle_path_.data();
-    d.paths.length = path_length_.data();
-    d.paths.x = path_x_.data();
-    d.paths.y = path_y_.data();
-    d.paths.speed = path_speed_.data();
-    d.paths.s = path_s_.data();
-    d.path_params = path_params_.data();
-    d.programs = programs_.data();
-    d.state = driver_state_.data();
+    BatchView<Model, T> v = host.view();  // scalars and counts from the host, pointers replaced
+#define FLEETDYN_DEVICE_ARRAY(sync, name, E, view) v.view = name##_.data();
+    FLEETDYN_BATCH_ARRAYS(FLEETDYN_DEVICE_ARRAY)
+#undef FLEETDYN_DEVICE_ARRAY
     const int blocks = (v.vehicle_count + kThreadsPerBlock - 1) / kThreadsPerBlock;
     // Parameter sets too large for a per-thread copy (pgs: the core's model arrays, ~10-17 KB)
     // are always read in place; those kernels are never built with the copy.
     constexpr bool kCopyable = sizeof(typename Model::template Params<T>) <= 8192;
-    if (d.mode != kDriverOpenLoop) {
+    if (v.driver.mode != kDriverOpenLoop) {
       step_kernel<Model, T, kCopyable, true><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
     } else if (kCopyable && local_params_) {
       step_kernel<Model, T, kCopyable, false><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
@@ -153,13 +97,12 @@ class CudaEngine final : public Engine<Model, T> {
     FLEETDYN_CUDA_TRY(cudaGetLastError());
   }
 
+  // The vehicles' arrays (those of kSyncVehicles) back to the host.
   void download(BatchStorage<Model, T>& host) override {
-    state_.download(host.state, stream_);
-    origin_.download(host.origin, stream_);
-    step_count_.download(host.step_count, stream_);
-    status_.download(host.status, stream_);
-    metrics_.download(host.metrics, stream_);
-    driver_state_.download(host.driver_state, stream_);
+#define FLEETDYN_DOWNLOAD_ARRAY(sync, name, E, view) \
+    if ((sync) & kSyncVehicles) name##_.download(host.name, stream_);
+    FLEETDYN_BATCH_ARRAYS(FLEETDYN_DOWNLOAD_ARRAY)
+#undef FLEETDYN_DOWNLOAD_ARRAY
     FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));
   }
 
@@ -170,16 +113,11 @@ class CudaEngine final : public Engine<Model, T> {
   cudaStream_t stream_ = nullptr;
   bool local_params_ = false;
   std::string name_;
-  DeviceBuffer<typename Model::template Params<T>> params_;
-  DeviceBuffer<T> heightfield_, state_, origin_, inputs_, metrics_;
-  DeviceBuffer<T> table_time_, table_steer_, table_throttle_, table_brake_;
-  DeviceBuffer<int> step_count_, status_, table_offset_, table_length_, vehicle_table_;
-  DeviceBuffer<DriverGeometry<T>> driver_geometry_;
-  DeviceBuffer<TerrainVariation<T>> terrain_variation_;
-  DeviceBuffer<T> driver_state_, path_length_, path_x_, path_y_, path_speed_, path_s_;
-  DeviceBuffer<int> path_offset_, path_count_, path_closed_, vehicle_path_;
-  DeviceBuffer<PathDriverParams<T>> path_params_;
-  DeviceBuffer<SteerProgramParams<T>> programs_;
+  bool uploaded_ = false;
+  using Params = typename Model::template Params<T>;
+#define FLEETDYN_DEVICE_BUFFER(sync, name, E, view) DeviceBuffer<E> name##_;
+  FLEETDYN_BATCH_ARRAYS(FLEETDYN_DEVICE_BUFFER)
+#undef FLEETDYN_DEVICE_BUFFER
 };
 
 }  // namespace

@@ -66,14 +66,10 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
   }
 
   void upload_all(EnvStorage<Model, T>& h) override {
-    heightfield_.upload(h.heightfield, stream_);
-    base_params_.upload(h.base_params, stream_);
-    params_.upload(h.params, stream_);
-    for (auto [device, host] : real_arrays(h)) device->upload(*host, stream_);
-    for (auto [device, host] : int_arrays(h)) device->upload(*host, stream_);
-    episode_index_.upload(h.episode_index, stream_);
-    for (auto [device, host] : float_arrays(h)) device->upload(*host, stream_);
-    for (auto [device, host] : byte_arrays(h)) device->upload(*host, stream_);
+#define FLEETDYN_UPLOAD_ENV_ARRAY(name, E, view, rows, fill) name##_.upload(h.name, stream_);
+    FLEETDYN_ENV_SHARED_ARRAYS(FLEETDYN_UPLOAD_ENV_ARRAY)
+    FLEETDYN_ENV_ARRAYS(FLEETDYN_UPLOAD_ENV_ARRAY)
+#undef FLEETDYN_UPLOAD_ENV_ARRAY
     for (DeviceBuffer<float>& slot : actions_slot_) slot.upload(std::vector<float>(static_cast<size_t>(h.env_count) * 3, 0.0f), stream_);
     mask_.upload(std::vector<uint8_t>(static_cast<size_t>(h.env_count), 0), stream_);
     bad_.upload(std::vector<int>(1, 0), stream_);
@@ -116,46 +112,20 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
     FLEETDYN_CUDA_TRY(cudaGetLastError());
     return n;
   }
+  // The per-env arrays back to the host (the shared ones never change on the device).
   void download(EnvStorage<Model, T>& h) override {
-    params_.download(h.params, stream_);
-    for (auto [device, host] : real_arrays(h)) device->download(*host, stream_);
-    for (auto [device, host] : int_arrays(h)) device->download(*host, stream_);
-    episode_index_.download(h.episode_index, stream_);
-    for (auto [device, host] : float_arrays(h)) device->download(*host, stream_);
-    for (auto [device, host] : byte_arrays(h)) device->download(*host, stream_);
+#define FLEETDYN_DOWNLOAD_ENV_ARRAY(name, E, view, rows, fill) name##_.download(h.name, stream_);
+    FLEETDYN_ENV_ARRAYS(FLEETDYN_DOWNLOAD_ENV_ARRAY)
+#undef FLEETDYN_DOWNLOAD_ENV_ARRAY
     FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));
   }
   void synchronize() override { FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_)); }
   EnvView<Model, T> buffers(EnvStorage<Model, T>& h) override {
-    EnvView<Model, T> v = h.view();  // scalars from the host, pointers replaced
-    v.terrain.hf_heights = heightfield_.data();
-    v.base_params = base_params_.data();
-    v.params = params_.data();
-    v.state = state_.data();
-    v.origin = origin_.data();
-    v.actuator = actuator_.data();
-    v.command = command_.data();
-    v.wheel_load = wheel_load_.data();
-    v.static_load = static_load_.data();
-    v.lift_time = lift_time_.data();
-    v.progress = progress_.data();
-    v.target_speed = target_speed_.data();
-    v.episode_return = episode_return_.data();
-    v.track_x = track_x_.data();
-    v.track_y = track_y_.data();
-    v.track_s = track_s_.data();
-    v.segment = segment_.data();
-    v.episode_steps = episode_steps_.data();
-    v.final_length = final_length_.data();
-    v.end_reason = end_reason_.data();
-    v.episode_index = episode_index_.data();
-    v.obs = obs_.data();
-    v.reward = reward_.data();
-    v.final_obs = final_obs_.data();
-    v.final_return = final_return_.data();
-    v.terminated = terminated_.data();
-    v.truncated = truncated_.data();
-    v.has_final = has_final_.data();
+    EnvView<Model, T> v = h.view();  // scalars and counts from the host, pointers replaced
+#define FLEETDYN_DEVICE_ENV_ARRAY(name, E, view, rows, fill) v.view = name##_.data();
+    FLEETDYN_ENV_SHARED_ARRAYS(FLEETDYN_DEVICE_ENV_ARRAY)
+    FLEETDYN_ENV_ARRAYS(FLEETDYN_DEVICE_ENV_ARRAY)
+#undef FLEETDYN_DEVICE_ENV_ARRAY
     return v;
   }
   MemorySpace space() const override { return MemorySpace::Device; }
@@ -179,25 +149,6 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
     return device;
   }
   static int blocks(int n) { return (n + kEnvThreadsPerBlock - 1) / kEnvThreadsPerBlock; }
-  template <class E>
-  using Pairs = std::vector<std::pair<DeviceBuffer<E>*, std::vector<E>*>>;
-  Pairs<T> real_arrays(EnvStorage<Model, T>& h) {
-    return {{&state_, &h.state}, {&origin_, &h.origin}, {&actuator_, &h.actuator}, {&command_, &h.command},
-            {&wheel_load_, &h.wheel_load}, {&static_load_, &h.static_load}, {&lift_time_, &h.lift_time},
-            {&progress_, &h.progress}, {&target_speed_, &h.target_speed}, {&episode_return_, &h.episode_return},
-            {&track_x_, &h.track_x}, {&track_y_, &h.track_y}, {&track_s_, &h.track_s}};
-  }
-  Pairs<int> int_arrays(EnvStorage<Model, T>& h) {
-    return {{&segment_, &h.segment}, {&episode_steps_, &h.episode_steps}, {&final_length_, &h.final_length},
-            {&end_reason_, &h.end_reason}};
-  }
-  Pairs<float> float_arrays(EnvStorage<Model, T>& h) {
-    return {{&obs_, &h.obs}, {&reward_, &h.reward}, {&final_obs_, &h.final_obs}, {&final_return_, &h.final_return}};
-  }
-  Pairs<uint8_t> byte_arrays(EnvStorage<Model, T>& h) {
-    return {{&terminated_, &h.terminated}, {&truncated_, &h.truncated}, {&has_final_, &h.has_final}};
-  }
-
   cudaStream_t stream_ = nullptr;
   int* bad_host_ = nullptr;  // pinned
   float* staging_[2] = {nullptr, nullptr};  // pinned
@@ -205,13 +156,13 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
   int next_staging_ = 0;
   DeviceBuffer<float> actions_slot_[2];
   std::string name_;
-  DeviceBuffer<typename Model::template Params<T>> base_params_, params_;
-  DeviceBuffer<T> heightfield_, state_, origin_, actuator_, command_, wheel_load_, static_load_, lift_time_, progress_,
-      target_speed_, episode_return_, track_x_, track_y_, track_s_;
-  DeviceBuffer<int> segment_, episode_steps_, final_length_, end_reason_, bad_;
-  DeviceBuffer<uint32_t> episode_index_;
-  DeviceBuffer<float> obs_, reward_, final_obs_, final_return_;
-  DeviceBuffer<uint8_t> terminated_, truncated_, has_final_, mask_;
+  using Params = typename Model::template Params<T>;
+#define FLEETDYN_DEVICE_ENV_BUFFER(name, E, view, rows, fill) DeviceBuffer<E> name##_;
+  FLEETDYN_ENV_SHARED_ARRAYS(FLEETDYN_DEVICE_ENV_BUFFER)
+  FLEETDYN_ENV_ARRAYS(FLEETDYN_DEVICE_ENV_BUFFER)
+#undef FLEETDYN_DEVICE_ENV_BUFFER
+  DeviceBuffer<int> bad_;
+  DeviceBuffer<uint8_t> mask_;
 };
 
 }  // namespace

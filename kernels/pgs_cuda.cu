@@ -110,17 +110,15 @@ class PgsCudaEngine final : public PgsEngine<T> {
   }
   void synchronize() override { FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_)); }
   void read(PgsHostArrays<T>* arrays) override {
-    state_.download(arrays->state, stream_);
-    status_.download(arrays->status, stream_);
-    iterations_.download(arrays->iterations, stream_);
-    report_.download(arrays->report, stream_);
+#define FLEETDYN_PGS_DOWNLOAD(E, name) name##_.download(arrays->name, stream_);
+    FLEETDYN_PGS_SYSTEM_ARRAYS(FLEETDYN_PGS_DOWNLOAD)
+#undef FLEETDYN_PGS_DOWNLOAD
     synchronize();
   }
   void write(const PgsHostArrays<T>& arrays) override {
-    state_.upload(arrays.state, stream_);
-    status_.upload(arrays.status, stream_);
-    iterations_.upload(arrays.iterations, stream_);
-    report_.upload(arrays.report, stream_);
+#define FLEETDYN_PGS_UPLOAD(E, name) name##_.upload(arrays.name, stream_);
+    FLEETDYN_PGS_SYSTEM_ARRAYS(FLEETDYN_PGS_UPLOAD)
+#undef FLEETDYN_PGS_UPLOAD
     synchronize();
   }
   const std::string& device_name() const override { return name_; }
@@ -138,8 +136,10 @@ class PgsCudaEngine final : public PgsEngine<T> {
   DeviceBuffer<pgs::Spring<T>> springs_;
   DeviceBuffer<pgs::RowInfo> rows_;
   DeviceBuffer<int> sweep_order_, color_begin_;
-  DeviceBuffer<T> state_, scratch_, report_;
-  DeviceBuffer<int> status_, iterations_;
+  DeviceBuffer<T> scratch_;
+#define FLEETDYN_PGS_DEVICE_ARRAY(E, name) DeviceBuffer<E> name##_;
+  FLEETDYN_PGS_SYSTEM_ARRAYS(FLEETDYN_PGS_DEVICE_ARRAY)
+#undef FLEETDYN_PGS_DEVICE_ARRAY
 };
 
 }  // namespace

@@ -137,7 +137,7 @@ struct Ce {
       p.chassis_mass *= 0.9 + 0.2 * u;
       p.axle[0].spring_rate *= 0.8 + 0.4 * std::fmod(7.0 * u, 1.0);
       p.axle[1].spring_rate *= 0.8 + 0.4 * std::fmod(13.0 * u, 1.0);
-      p.vehicle.tire.mu *= 0.7 + 0.4 * std::fmod(3.0 * u, 1.0);
+      p.tire.mu *= 0.7 + 0.4 * std::fmod(3.0 * u, 1.0);
       params.push_back(p);
     }
     return params;

@@ -21,49 +21,28 @@ constexpr bool kHasEnvLanes = std::is_same_v<Model, StrutModel>;
 template <class Model, class T>
 class CpuEnvEngine final : public EnvEngine<Model, T> {
   static constexpr int kWidth = kLaneWidth<T>;
-  struct Work {
-    const EnvView<Model, T>* view;
-    const uint8_t* mask;  // reset: which envs (null: all)
-    bool reset;
-    bool simd;
-    int workers;
-  };
-  // Work units: groups of kWidth envs for a SIMD step, single envs otherwise.
-  static bool lanes(const Work& w) { return kHasEnvLanes<Model> && w.simd && !w.reset; }
-  static int unit_count(const Work& w) {
-    const int n = w.view->env_count;
-    return lanes(w) ? (n + kWidth - 1) / kWidth : n;
-  }
-  static void run_range(const Work& w, int begin, int end) {
+  // Steps (or, with `reset`, resets those of `mask`, all when it is null) the envs of work
+  // units [begin, end): groups of kWidth envs for a SIMD step, single envs otherwise.
+  void run_units(const EnvView<Model, T>& view, const uint8_t* mask, bool reset, int begin, int end) const {
     if constexpr (kHasEnvLanes<Model>) {
-      if (lanes(w)) {
-        for (int g = begin; g < end; ++g) strut_env_step_lanes<T, kWidth>(*w.view, g * kWidth);
+      if (simd_ && !reset) {
+        for (int g = begin; g < end; ++g) strut_env_step_lanes<T, kWidth>(view, g * kWidth);
         return;
       }
     }
     for (int e = begin; e < end; ++e) {
-      if (!w.reset) {
-        env::step_env(*w.view, e);
-      } else if (!w.mask || w.mask[e]) {
-        w.view->has_final[e] = 0;
-        env::reset_env(*w.view, e);
+      if (!reset) {
+        env::step_env(view, e);
+      } else if (!mask || mask[e]) {
+        view.has_final[e] = 0;
+        env::reset_env(view, e);
       }
     }
   }
-  static void run_slice(void* context, int worker) {
-    const Work& w = *static_cast<const Work*>(context);
-    const long long units = unit_count(w);
-    run_range(w, static_cast<int>(units * worker / w.workers), static_cast<int>(units * (worker + 1) / w.workers));
-  }
   void run(const EnvView<Model, T>& view, const uint8_t* mask, bool reset) {
-    Work w{&view, mask, reset, simd_, 1};
-    const int units = unit_count(w);
-    w.workers = units < 4 * pool_.size() ? 1 : pool_.size();
-    if (w.workers == 1) {
-      run_range(w, 0, units);
-    } else {
-      pool_.run(&run_slice, &w);
-    }
+    const int n = view.env_count;
+    const int units = kHasEnvLanes<Model> && simd_ && !reset ? (n + kWidth - 1) / kWidth : n;
+    pool_.run_slices(units, 4, [&](int begin, int end, int) { run_units(view, mask, reset, begin, end); });
   }
 
  public:

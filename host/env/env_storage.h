@@ -10,46 +10,67 @@
 
 #include "fleetdyn/physics/env/env_view.h"
 #include "fleetdyn/vector_env.h"
+#include "host/batch_storage.h"
 
 namespace fleetdyn {
+
+// Every array of a vector env, written once. X(name, element, view, rows, fill): the storage's
+// std::vector<element> `name`, the EnvView member `view` that points at it, and its allocation
+// by allocate(): rows * env_count elements of value `fill`. FLEETDYN_ENV_SHARED_ARRAYS(X) lists
+// those not per env (rows 0: set by the caller, not by allocate), sent to an engine by its
+// upload_all and never brought back. The CUDA engine's device mirror, uploads, device view and
+// download are generated from these lists (kernels/env_kernels.cu). `Params` is the model's
+// parameter struct in the env's scalar type.
+#define FLEETDYN_ENV_SHARED_ARRAYS(X)                                                                              \
+  X(heightfield, T, terrain.hf_heights, 0, T(0))                                                                   \
+  X(base_params, Params, base_params, 0, Params{})
+
+#define FLEETDYN_ENV_ARRAYS(X)                                                                                     \
+  X(params, Params, params, 1, Params{})                                                                           \
+  X(state, T, state, Model::kStateSize, T(0))                                                                      \
+  X(origin, T, origin, 2, T(0))                                                                                    \
+  X(actuator, T, actuator, 3, T(0))                                                                                \
+  X(command, T, command, 3, T(0))                                                                                  \
+  X(wheel_load, T, wheel_load, kCorners, T(0))                                                                     \
+  X(static_load, T, static_load, kCorners, T(1))                                                                   \
+  X(lift_time, T, lift_time, 1, T(0))                                                                              \
+  X(progress, T, progress, 1, T(0))                                                                                \
+  X(target_speed, T, target_speed, 1, T(0))                                                                        \
+  X(episode_return, T, episode_return, 1, T(0))                                                                    \
+  X(track_x, T, track_x, config.track_points, T(0))                                                                \
+  X(track_y, T, track_y, config.track_points, T(0))                                                                \
+  X(track_s, T, track_s, config.track_points, T(0))                                                                \
+  X(segment, int, segment, 1, 0)                                                                                   \
+  X(episode_steps, int, episode_steps, 1, 0)                                                                       \
+  X(final_length, int, final_length, 1, 0)                                                                         \
+  X(end_reason, int, end_reason, 1, 0)                                                                             \
+  X(episode_index, uint32_t, episode_index, 1, 0u)                                                                 \
+  X(obs, float, obs, config.obs_dim, 0.0f)                                                                         \
+  X(reward, float, reward, 1, 0.0f)                                                                                \
+  X(final_obs, float, final_obs, config.obs_dim, 0.0f)                                                             \
+  X(final_return, float, final_return, 1, 0.0f)                                                                   \
+  X(terminated, uint8_t, terminated, 1, 0)                                                                         \
+  X(truncated, uint8_t, truncated, 1, 0)                                                                           \
+  X(has_final, uint8_t, has_final, 1, 0)
 
 template <class Model, class T>
 struct EnvStorage {
   using Params = typename Model::template Params<T>;
   int env_count = 0;
   env::EnvConfig<T> config{};
-  TerrainDesc<T> terrain{};
-  std::vector<T> heightfield;
+  TerrainDesc<T> terrain{};  // hf_heights: set by view() to `heightfield`
   IntegratorSettings<T> integrator{};
-  std::vector<Params> base_params, params;
-  std::vector<T> state, origin, actuator, command, wheel_load, static_load, lift_time, progress, target_speed, episode_return;
-  std::vector<T> track_x, track_y, track_s;
-  std::vector<int> segment, episode_steps, final_length, end_reason;
-  std::vector<uint32_t> episode_index;
-  std::vector<float> obs, reward, final_obs, final_return;
-  std::vector<uint8_t> terminated, truncated, has_final;
+#define FLEETDYN_ENV_MEMBER(name, E, view, rows, fill) std::vector<E> name;
+  FLEETDYN_ENV_SHARED_ARRAYS(FLEETDYN_ENV_MEMBER)
+  FLEETDYN_ENV_ARRAYS(FLEETDYN_ENV_MEMBER)
+#undef FLEETDYN_ENV_MEMBER
 
   void allocate(int n) {
     env_count = n;
     const size_t count = static_cast<size_t>(n);
-    const size_t track = count * static_cast<size_t>(config.track_points);
-    const size_t obs_size = count * static_cast<size_t>(config.obs_dim);
-    params.assign(count, Params{});
-    state.assign(Model::kStateSize * count, T(0));
-    origin.assign(2 * count, T(0));
-    actuator.assign(3 * count, T(0));
-    command.assign(3 * count, T(0));
-    wheel_load.assign(4 * count, T(0));
-    static_load.assign(4 * count, T(1));
-    for (auto* a : {&lift_time, &progress, &target_speed, &episode_return}) a->assign(count, T(0));
-    for (auto* a : {&track_x, &track_y, &track_s}) a->assign(track, T(0));
-    for (auto* a : {&segment, &episode_steps, &final_length, &end_reason}) a->assign(count, 0);
-    episode_index.assign(count, 0u);
-    obs.assign(obs_size, 0.0f);
-    final_obs.assign(obs_size, 0.0f);
-    reward.assign(count, 0.0f);
-    final_return.assign(count, 0.0f);
-    for (auto* a : {&terminated, &truncated, &has_final}) a->assign(count, 0);
+#define FLEETDYN_ENV_ALLOCATE(name, E, view, rows, fill) name.assign(static_cast<size_t>(rows) * count, E(fill));
+    FLEETDYN_ENV_ARRAYS(FLEETDYN_ENV_ALLOCATE)
+#undef FLEETDYN_ENV_ALLOCATE
   }
 
   // View over this storage (host pointers); `actions` set by the caller.
@@ -58,37 +79,13 @@ struct EnvStorage {
     v.env_count = env_count;
     v.config = config;
     v.terrain = terrain;
-    v.terrain.hf_heights = heightfield.empty() ? nullptr : heightfield.data();
     v.integrator = integrator;
-    v.base_params = base_params.data();
+#define FLEETDYN_ENV_VIEW(name, E, view, rows, fill) v.view = data_or_null(name);
+    FLEETDYN_ENV_SHARED_ARRAYS(FLEETDYN_ENV_VIEW)
+    FLEETDYN_ENV_ARRAYS(FLEETDYN_ENV_VIEW)
+#undef FLEETDYN_ENV_VIEW
     v.base_param_count = static_cast<int>(base_params.size());
-    v.params = params.data();
-    v.state = state.data();
-    v.origin = origin.data();
-    v.actuator = actuator.data();
-    v.command = command.data();
-    v.wheel_load = wheel_load.data();
-    v.static_load = static_load.data();
-    v.lift_time = lift_time.data();
-    v.progress = progress.data();
-    v.segment = segment.data();
-    v.target_speed = target_speed.data();
-    v.episode_return = episode_return.data();
-    v.episode_steps = episode_steps.data();
-    v.episode_index = episode_index.data();
-    v.track_x = track_x.data();
-    v.track_y = track_y.data();
-    v.track_s = track_s.data();
     v.actions = nullptr;
-    v.obs = obs.data();
-    v.reward = reward.data();
-    v.terminated = terminated.data();
-    v.truncated = truncated.data();
-    v.final_obs = final_obs.data();
-    v.has_final = has_final.data();
-    v.final_return = final_return.data();
-    v.final_length = final_length.data();
-    v.end_reason = end_reason.data();
     return v;
   }
 };

@@ -4,9 +4,6 @@
 // report from the batch's component-major arrays into its own contiguous block (stride 1),
 // runs all requested steps there, and scatters them back: the strided layout suits the GPU's
 // coalescing, not a CPU core's cache lines.
-#include <algorithm>
-#include <thread>
-
 #include "host/pgs/pgs_engine.h"
 #include "host/thread_pool.h"
 #include "fleetdyn/physics/pgs/step.h"
@@ -34,7 +31,7 @@ class PgsCpuEngine final : public PgsEngine<T> {
 
   void step(int steps) override {
     steps_ = steps;
-    pool_.run(&run_slice, this);
+    pool_.run_slices(n_, 0, [this](int begin, int end, int worker) { run_slice(begin, end, worker); });
   }
   void synchronize() override {}
   void read(PgsHostArrays<T>* arrays) override { *arrays = arrays_; }
@@ -42,28 +39,25 @@ class PgsCpuEngine final : public PgsEngine<T> {
   const std::string& device_name() const override { return name_; }
 
  private:
-  static void run_slice(void* context, int worker) {
-    auto* self = static_cast<PgsCpuEngine*>(context);
-    const int workers = self->pool_.size();
-    const int n = self->n_;
-    const int begin = static_cast<int>(static_cast<long long>(n) * worker / workers);
-    const int end = static_cast<int>(static_cast<long long>(n) * (worker + 1) / workers);
-    const pgs::ModelView<T> view = self->model_.view();
-    const int state_size = self->state_size_;
-    T* block = self->scratch_[static_cast<size_t>(worker)].data();
+  // Steps systems [begin, end) in worker `worker`'s scratch block.
+  void run_slice(int begin, int end, int worker) {
+    const int n = n_;
+    const pgs::ModelView<T> view = model_.view();
+    const int state_size = state_size_;
+    T* block = scratch_[static_cast<size_t>(worker)].data();
     T* local_state = block;
     T* local_report = block + state_size;
     const pgs::Strided<T> scratch{block + state_size + pgs::kReportFieldCount, 1, 0};
     const pgs::Strided<T> state{local_state, 1, 0};
     const pgs::Strided<T> report{local_report, 1, 0};
     for (int s = begin; s < end; ++s) {
-      const pgs::Strided<T> batch_state{self->arrays_.state.data(), n, s};
-      const pgs::Strided<T> batch_report{self->arrays_.report.data(), n, s};
+      const pgs::Strided<T> batch_state{arrays_.state.data(), n, s};
+      const pgs::Strided<T> batch_report{arrays_.report.data(), n, s};
       for (int j = 0; j < state_size; ++j) local_state[j] = batch_state[j];
       for (int j = 0; j < pgs::kReportFieldCount; ++j) local_report[j] = batch_report[j];
-      for (int k = 0; k < self->steps_; ++k) {
-        pgs::pgs_step(view, state, scratch, report, &self->arrays_.status[static_cast<size_t>(s)],
-                      &self->arrays_.iterations[static_cast<size_t>(s)]);
+      for (int k = 0; k < steps_; ++k) {
+        pgs::pgs_step(view, state, scratch, report, &arrays_.status[static_cast<size_t>(s)],
+                      &arrays_.iterations[static_cast<size_t>(s)]);
       }
       for (int j = 0; j < state_size; ++j) batch_state[j] = local_state[j];
       for (int j = 0; j < pgs::kReportFieldCount; ++j) batch_report[j] = local_report[j];
@@ -84,8 +78,7 @@ class PgsCpuEngine final : public PgsEngine<T> {
 
 template <class T>
 std::unique_ptr<PgsEngine<T>> make_pgs_cpu_engine(int threads) {
-  if (threads <= 0) threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  return std::make_unique<PgsCpuEngine<T>>(threads);
+  return std::make_unique<PgsCpuEngine<T>>(cpu_thread_count(threads));
 }
 
 template std::unique_ptr<PgsEngine<float>> make_pgs_cpu_engine<float>(int);

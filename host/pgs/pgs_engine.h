@@ -10,12 +10,19 @@
 
 namespace fleetdyn {
 
+// The per-system arrays of a pgs batch, written once: X(element, name). The CUDA engine's
+// device copies, uploads and downloads are generated from it (kernels/pgs_cuda.cu).
+#define FLEETDYN_PGS_SYSTEM_ARRAYS(X) \
+  X(T, state)      /* [state_size][n] */ \
+  X(int, status)   /* [n] */ \
+  X(int, iterations) /* [n] */ \
+  X(T, report)     /* [kReportFieldCount][n] */
+
 template <class T>
 struct PgsHostArrays {
-  std::vector<T> state;        // [state_size][n]
-  std::vector<int> status;     // [n]
-  std::vector<int> iterations; // [n]
-  std::vector<T> report;       // [kReportFieldCount][n]
+#define FLEETDYN_PGS_HOST_ARRAY(E, name) std::vector<E> name;
+  FLEETDYN_PGS_SYSTEM_ARRAYS(FLEETDYN_PGS_HOST_ARRAY)
+#undef FLEETDYN_PGS_HOST_ARRAY
 };
 
 template <class T>

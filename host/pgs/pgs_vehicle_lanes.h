@@ -23,6 +23,7 @@
 
 #include "fleetdyn/physics/pgs_vehicle_batch.h"
 #include "host/lanes.h"
+#include "host/vehicle_lanes.h"
 
 namespace fleetdyn {
 
@@ -38,56 +39,48 @@ inline bool same_pgs_solver(const PgsVehicleParams<T>& a, const PgsVehicleParams
          std::memcmp(a.color_begin, b.color_begin, sizeof(int) * (a.color_count + 1)) == 0;
 }
 
+// The pgs vehicle's lane stepper (host/vehicle_lanes.h): per lane the scalar phases of
+// pgs_vehicle_step, the sweeps of every substep in lanes.
 template <bool kDrivers, class T, int W>
-inline void pgs_run_lanes_steps(const BatchView<PgsVehicleModel, T>& b, int first, int steps) {
+class PgsLaneStepper {
+ public:
   using L = Lanes<T, W>;
   using Run = VehicleRun<kDrivers, PgsVehicleModel, T>;
-  const int n = b.vehicle_count;
-  Run run[W];
-  pgsv::StepWork<T> work[W];
-  const PgsVehicleParams<T>* params[W];
-  bool live[W];  // loaded and still running
-  int lead = -1;  // the first live lane: its table drives a shared solve
-  for (int i = 0; i < W; ++i) {
-    const int v = first + i;
-    live[i] = v < n && b.status[v] == kStatusRunning;
-    if (!live[i]) continue;
-    params[i] = &b.params[v % b.param_count];
-    run[i].load(b, v);
-    if (lead < 0) lead = i;
-  }
-  if (lead < 0) return;
-  bool shared = true;
-  for (int i = 0; i < W; ++i) shared = shared && (!live[i] || same_pgs_solver(*params[i], *params[lead]));
-  bool loaded[W];  // written back at the end
-  for (int i = 0; i < W; ++i) loaded[i] = live[i];
 
   // The lanes' scratch, interleaved: value j of lane i at j * W + i. Lanes that are not live
   // hold zeros: every row is singular there, so the shared sweeps leave them alone.
-  std::vector<L> lane_scratch(pgsv::kScratchSize, L(T(0)));
-  T* interleaved = reinterpret_cast<T*>(lane_scratch.data());
-  const IntegratorSettings<T>& integ = b.integrator;
-
-  for (int k = 0; k < steps; ++k) {
+  PgsLaneStepper(const BatchView<PgsVehicleModel, T>& b, int first, const Run*, const bool* live)
+      : lane_scratch_(pgsv::kScratchSize, L(T(0))), interleaved_(reinterpret_cast<T*>(lane_scratch_.data())) {
+    int lead = -1;  // the first live lane: its table drives a shared solve
     for (int i = 0; i < W; ++i) {
       if (!live[i]) continue;
-      const DriverInput<T> input = run[i].input(b, *params[i], first + i);
-      pgsv::step_begin(*params[i], integ.step, integ.substeps, input, run[i].s, run[i].next, work[i]);
+      params_[i] = &b.params[(first + i) % b.param_count];
+      if (lead < 0) lead = i;
+    }
+    for (int i = 0; i < W; ++i) shared_ = shared_ && (!live[i] || same_pgs_solver(*params_[i], *params_[lead]));
+  }
+
+  void step(const BatchView<PgsVehicleModel, T>& b, Run* run, const bool* live, const DriverInput<T>* input,
+            MetricSample<T>* sample) {
+    const IntegratorSettings<T>& integ = b.integrator;
+    for (int i = 0; i < W; ++i) {
+      if (!live[i]) continue;
+      pgsv::step_begin(*params_[i], integ.step, integ.substeps, input[i], run[i].s, run[i].next, work_[i]);
     }
     for (int sub = 0; sub < integ.substeps; ++sub) {
       bool ready[W];
       int ready_lead = -1;
       for (int i = 0; i < W; ++i) {
-        const pgs::Strided<T> scratch{interleaved, W, i};
-        ready[i] = live[i] && pgsv::substep_prepare(*params[i], run[i].terrain, run[i].origin_x, run[i].origin_y, sub,
-                                                    run[i].next, scratch, work[i]);
+        const pgs::Strided<T> scratch{interleaved_, W, i};
+        ready[i] = live[i] && pgsv::substep_prepare(*params_[i], run[i].terrain, run[i].origin_x, run[i].origin_y,
+                                                    sub, run[i].next, scratch, work_[i]);
         if (ready[i] && ready_lead < 0) ready_lead = i;
       }
       if (ready_lead < 0) break;
       T bilateral[W], complementarity[W];
-      if (shared) {
+      if (shared_) {
         L lanes_bilateral, lanes_complementarity;
-        pgs::pgs_solve(work[ready_lead].model, pgs::Strided<L>{lane_scratch.data(), 1, 0}, &lanes_bilateral,
+        pgs::pgs_solve(work_[ready_lead].model, pgs::Strided<L>{lane_scratch_.data(), 1, 0}, &lanes_bilateral,
                        &lanes_complementarity);
         for (int i = 0; i < W; ++i) {
           bilateral[i] = lanes_bilateral[i];
@@ -96,43 +89,40 @@ inline void pgs_run_lanes_steps(const BatchView<PgsVehicleModel, T>& b, int firs
       } else {
         for (int i = 0; i < W; ++i) {
           if (!ready[i]) continue;
-          pgs::pgs_solve(work[i].model, pgs::Strided<T>{interleaved, W, i}, &bilateral[i], &complementarity[i]);
+          pgs::pgs_solve(work_[i].model, pgs::Strided<T>{interleaved_, W, i}, &bilateral[i], &complementarity[i]);
         }
       }
       for (int i = 0; i < W; ++i) {
         if (!ready[i]) continue;
-        pgsv::substep_finish(run[i].next, pgs::Strided<T>{interleaved, W, i}, work[i], bilateral[i],
+        pgsv::substep_finish(run[i].next, pgs::Strided<T>{interleaved_, W, i}, work_[i], bilateral[i],
                              complementarity[i]);
       }
     }
-    bool any_live = false;
     for (int i = 0; i < W; ++i) {
       if (!live[i]) continue;
-      pgsv::step_end(run[i].next, work[i]);
-      MetricSample<T> sample;
-      pgs_vehicle_sample(*params[i], integ.step, run[i].s, run[i].next, work[i].first_loads, &sample);
-      live[i] = run[i].accept(b, sample);
-      if (!live[i]) {  // zeros: its rows become no-ops in the shared sweeps
-        for (int j = 0; j < pgsv::kScratchSize; ++j) interleaved[j * W + i] = T(0);
-      }
-      any_live = any_live || live[i];
+      pgsv::step_end(run[i].next, work_[i]);
+      pgs_vehicle_sample(*params_[i], integ.step, run[i].s, run[i].next, work_[i].first_loads, &sample[i]);
     }
-    if (!any_live) break;
   }
-  for (int i = 0; i < W; ++i) {
-    if (loaded[i]) run[i].store(b, first + i);
+
+  // Zeros: the stopped lane's rows become no-ops in the shared sweeps.
+  void stopped(int lane) {
+    for (int j = 0; j < pgsv::kScratchSize; ++j) interleaved_[j * W + lane] = T(0);
   }
-}
+
+ private:
+  std::vector<L> lane_scratch_;
+  T* interleaved_;
+  pgsv::StepWork<T> work_[W];
+  const PgsVehicleParams<T>* params_[W] = {};
+  bool shared_ = true;
+};
 
 // Advance vehicles first .. first + W - 1 (those that exist and are running) by `steps` outer
 // steps; the lane form of run_vehicle (physics/batch_view.h).
 template <class T, int W>
 inline void pgs_run_lanes(const BatchView<PgsVehicleModel, T>& b, int first, int steps) {
-  if (b.driver.mode == kDriverOpenLoop) {
-    pgs_run_lanes_steps<false, T, W>(b, first, steps);
-  } else {
-    pgs_run_lanes_steps<true, T, W>(b, first, steps);
-  }
+  run_vehicle_lanes<PgsLaneStepper, PgsVehicleModel, T, W>(b, first, steps);
 }
 
 }  // namespace fleetdyn

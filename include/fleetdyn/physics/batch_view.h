@@ -11,6 +11,15 @@
 //   template <class T> static bool state_is_sane(const T* s);
 //   template <class T> static DriverSense<T> sense(params, s);         what a driver reads (driver.h)
 //   template <class T> static DriverGeometry<T> driver_geometry(params);  host: steering geometry
+// and what the vector env (physics/env/) needs of it:
+//   template <class T> static void derive(params&);  the derived fields after the randomized
+//        ones were drawn (on the device);
+//   template <class T> static void initial_state(params, terrain, x, y, yaw, speed, s, origin_x,
+//        origin_y, static_load);  the state at rest on the terrain, the chassis COM's ground point
+//        at world (x, y), moving at `speed`, and the tire loads at rest [N] per corner (the
+//        wheel_loads observation divides by them);
+//   template <class T> static T wheel_spin(s, corner), wheel_radius(params);  [rad/s], [m]: the
+//        wheel_speeds observation.
 //
 // Layout: every per-vehicle array is structure-of-arrays, component-major:
 // state[j * vehicle_count + v] is state scalar j of vehicle v, so a warp reads consecutive words.
@@ -81,6 +90,20 @@ struct BatchView {
   T* metrics;      // [kMetricCount][vehicle_count]
   DriverView<T> driver;  // closed-loop / programmed drivers; mode kDriverOpenLoop: tables or inputs
 };
+
+// The same parameter struct in another scalar type (a struct of scalars only: the device-side
+// counterpart of host/convert_scalars.h).
+template <template <class> class Params, class U, class T>
+FLEETDYN_FN Params<U> convert_param_scalars(const Params<T>& p) {
+  constexpr int n = static_cast<int>(sizeof(Params<T>) / sizeof(T));
+  static_assert(sizeof(Params<T>) == n * sizeof(T) && sizeof(Params<U>) == n * sizeof(U),
+                "parameters must hold only scalars, laid out alike in both types");
+  Params<U> out{};
+  const T* from = reinterpret_cast<const T*>(&p);
+  U* to = reinterpret_cast<U*>(&out);
+  for (int i = 0; i < n; ++i) to[i] = U(from[i]);
+  return out;
+}
 
 // Whether state[first .. first + count) are all below `bound` in magnitude (false for NaN): the
 // models' sanity checks are made of these.

@@ -3,8 +3,12 @@
 // run_vehicle<CeModel>.
 #pragma once
 
+#include <type_traits>
+
 #include "fleetdyn/physics/batch_view.h"
 #include "fleetdyn/physics/ce_model.h"
+#include "fleetdyn/physics/ce_rest.h"
+#include "fleetdyn/physics/vehicle_common.h"
 
 namespace fleetdyn {
 
@@ -78,6 +82,36 @@ struct CeModel {
     const T rear = T(0.5) * (p.corner[2].design.wheel_centre.x + p.corner[3].design.wheel_centre.x);
     return {front - p.chassis_com.x, rear - p.chassis_com.x, (mean_front_angle(h) - mean_front_angle(-h)) / (T(2) * h)};
   }
+
+  // The vector env (physics/batch_view.h lists these hooks). Derived fields: only the shared
+  // VehicleCommon's (drive shares, per-wheel brake torques, wheel lock rate: finalize_ce_params
+  // derives nothing else, host/ce_param_fields.cpp). Initial state: the static equilibrium of
+  // this episode's parameters, solved at every reset by the Newton iteration the host's
+  // ce_rest_state runs (physics/ce_rest.h), in fp64 whatever the env's precision (the fp32
+  // parameters widen exactly; the fp64 rest state then rounds to fp32), and placed on the
+  // terrain like the batch's initial states. Static loads: the tire normal forces of that rest
+  // state. Wheel spin: relative to the upright (ce's state), as in the batch.
+  template <class T>
+  static FLEETDYN_FN void derive(CeParams<T>& p) { derive_vehicle_common(p); }
+  template <class T>
+  static FLEETDYN_FN void initial_state(const CeParams<T>& p, const TerrainDesc<T>& terrain, double x, double y, T yaw,
+                                        T speed, T* s, T* origin_x, T* origin_y, T* static_load) {
+    double rest[kCeStateSize];
+    CeRestSolution<double> solution;
+    if constexpr (std::is_same<T, double>::value) {
+      solution = ce_rest_solve(p, double(speed), rest);
+    } else {
+      solution = ce_rest_solve(convert_param_scalars<CeParams, double>(p), double(speed), rest);
+    }
+    T rest_t[kCeStateSize];
+    for (int j = 0; j < kCeStateSize; ++j) rest_t[j] = T(rest[j]);
+    ce_place_on_terrain(p, rest_t, terrain, x, y, yaw, s, origin_x, origin_y);
+    for (int i = 0; i < kCorners; ++i) static_load[i] = T(solution.tire_load[i]);
+  }
+  template <class T>
+  static FLEETDYN_FN T wheel_spin(const T* s, int corner) { return s[ce::kWheelSpin + corner]; }
+  template <class T>
+  static FLEETDYN_FN T wheel_radius(const CeParams<T>& p) { return p.tire.unloaded_radius; }
 };
 
 template <class T>

@@ -2,7 +2,7 @@
 // on flat ground by Newton iteration, and a rest state placed on a terrain. The host's
 // ce_rest_state / ce_place_on_terrain (host/ce_initial.cpp) are this code in double; the vector
 // environment runs it at every reset, on the CPU or the GPU, for the parameters it has just
-// drawn (physics/env/env_view.h, EnvModel<CeModel>), so every episode starts at the rest state
+// drawn (physics/ce_batch.h, CeModel::initial_state), so every episode starts at the rest state
 // of its own vehicle.
 //
 // Unknowns: chassis height, roll, pitch and the four LCA angles (yaw and the horizontal position

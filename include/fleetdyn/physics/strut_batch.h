@@ -4,7 +4,9 @@
 #pragma once
 
 #include "fleetdyn/physics/batch_view.h"
+#include "fleetdyn/physics/strut_initial.h"
 #include "fleetdyn/physics/strut_model.h"
+#include "fleetdyn/physics/vehicle_derive.h"
 
 namespace fleetdyn {
 
@@ -55,6 +57,22 @@ struct StrutModel {
   static FLEETDYN_FN DriverGeometry<T> driver_geometry(const VehicleParams<T>& p) {
     return {p.cg_to_front_axle, -p.cg_to_rear_axle, p.max_steer};
   }
+
+  // The vector env (physics/batch_view.h lists these hooks): parameters re-derived by
+  // derive_vehicle_params (the host's finalize uses the same), the initial state at design ride
+  // height (strut_initial_state), static loads from the moment balance of derive_vehicle_params.
+  template <class T>
+  static FLEETDYN_FN void derive(VehicleParams<T>& p) { derive_vehicle_params(p); }
+  template <class T>
+  static FLEETDYN_FN void initial_state(const VehicleParams<T>& p, const TerrainDesc<T>& terrain, double x, double y,
+                                        T yaw, T speed, T* s, T* origin_x, T* origin_y, T* static_load) {
+    strut_initial_state(p, terrain, x, y, yaw, speed, s, origin_x, origin_y);
+    for (int i = 0; i < kCorners; ++i) static_load[i] = p.static_tire_load[i];
+  }
+  template <class T>
+  static FLEETDYN_FN T wheel_spin(const T* s, int corner) { return s[strut::kWheelSpin + corner]; }
+  template <class T>
+  static FLEETDYN_FN T wheel_radius(const VehicleParams<T>& p) { return p.tire.unloaded_radius; }
 };
 
 template <class T>

@@ -53,6 +53,14 @@ struct TerrainDesc {
   const TerrainDesc* per_lane;
 };
 
+// TerrainDesc's value fields, written once: everything but the two pointers (hf_heights,
+// per_lane), which point at storage of the descriptor's owner. host/convert_scalars.h's
+// precision conversion is generated from it.
+#define FLEETDYN_TERRAIN_FIELDS(X)                                                                   \
+  X(kind) X(base_height) X(slope) X(bank) X(hill_x) X(hill_y) X(hill_height) X(hill_radius) X(hf_x0) \
+  X(hf_y0) X(hf_dx) X(hf_dy) X(hf_nx) X(hf_ny) X(hf_height_scale) X(hf_periodic) X(loop_x)          \
+  X(loop_radius) X(loop_lateral_shift) X(loop_track_width) X(mu_scale)
+
 // A vehicle's own version of the batch's terrain, for Monte Carlo studies that give each sample
 // its own road: the relief is moved so that the vehicle at world point p meets the batch's
 // surface at p + shift, and its heights are multiplied by relief_scale (a rougher or smoother

@@ -66,7 +66,7 @@ FLEETDYN_FN void observe_env(const EnvView<Model, T>& e, int v, const typename M
         break;
       case kYawRate: put(x.body.omega_body.z); break;
       case kWheelSpeeds:
-        for (int i = 0; i < kCorners; ++i) put(EnvModel<Model>::wheel_spin(s, i) * EnvModel<Model>::wheel_radius(p) * velocity_scale);
+        for (int i = 0; i < kCorners; ++i) put(Model::wheel_spin(s, i) * Model::wheel_radius(p) * velocity_scale);
         break;
       case kWheelLoads:
         for (int i = 0; i < kCorners; ++i) put(e.wheel_load[i * n + v] / e.static_load[i * n + v]);
@@ -121,7 +121,7 @@ FLEETDYN_FN void reset_env(const EnvView<Model, T>& e, int v) {
     const T value = lerp_draw(rp.lo, rp.hi, draw(kDrawParam + static_cast<uint32_t>(r)));
     fields[rp.index] = rp.relative ? fields[rp.index] * value : value;
   }
-  EnvModel<Model>::derive(p);
+  Model::derive(p);
   e.params[v] = p;
 
   const T start_x = lerp_draw(c.start_x_min, c.start_x_max, draw(kDrawStartX));
@@ -135,7 +135,7 @@ FLEETDYN_FN void reset_env(const EnvView<Model, T>& e, int v) {
   e.target_speed[v] = lerp_draw(c.target_speed_min, c.target_speed_max, draw(kDrawTargetSpeed));
   constexpr int kSize = Model::kStateSize;
   T s[kSize], origin_x, origin_y, static_load[kCorners];
-  EnvModel<Model>::initial_state(p, e.terrain, double(start_x), double(start_y) + double(lateral), yaw, speed, s,
+  Model::initial_state(p, e.terrain, double(start_x), double(start_y) + double(lateral), yaw, speed, s,
                                  &origin_x, &origin_y, static_load);
   for (int j = 0; j < kSize; ++j) e.state[j * n + v] = s[j];
   e.origin[v] = origin_x;
@@ -188,39 +188,42 @@ FLEETDYN_FN bool side_lifted(const T* normal_force) {
   return (normal_force[0] <= T(0) && normal_force[2] <= T(0)) || (normal_force[1] <= T(0) && normal_force[3] <= T(0));
 }
 
-// The physics of one env step of env v: `decimation` physics steps with the actuators following
-// `command`; writes the state, origin, actuators, command, wheel loads and lift clock. Returns
-// whether the vehicle diverged (then its state is the last sane one).
+// The physics of one env's step, in phases around each physics step, so that a runner may step
+// several envs together between them (the CPU's lanes, host/env/strut_env_lanes.h, through
+// EnvRun below); advance_env is the plain sequence, on separate locals (the CUDA kernel keeps
+// them in registers). An env whose state stops being sane keeps its last sane state and stops
+// (the episode ends as diverged).
 template <class Model, class T>
-FLEETDYN_FN bool advance_env(const EnvView<Model, T>& e, int v, const typename Model::template Params<T>& p,
-                             const T command[3]) {
-  constexpr int kSize = Model::kStateSize;
-  const EnvConfig<T>& c = e.config;
+FLEETDYN_FN void env_load(const EnvView<Model, T>& e, int v, T* s, T& origin_x, T& origin_y, T* actuator, T* load,
+                          T& lift) {
   const int n = e.env_count;
-  T s[kSize], next[kSize], actuator[3], load[kCorners];
-  for (int j = 0; j < kSize; ++j) s[j] = e.state[j * n + v];
-  T origin_x = e.origin[v], origin_y = e.origin[n + v];
+  for (int j = 0; j < Model::kStateSize; ++j) s[j] = e.state[j * n + v];
+  origin_x = e.origin[v];
+  origin_y = e.origin[n + v];
   for (int j = 0; j < 3; ++j) actuator[j] = e.actuator[j * n + v];
   for (int i = 0; i < kCorners; ++i) load[i] = e.wheel_load[i * n + v];
-  T lift = e.lift_time[v];
-  const T dt = e.integrator.step;
-  bool diverged = false;
-  for (int k = 0; k < c.decimation; ++k) {
-    follow_command(c, command, actuator, dt);
-    MetricSample<T> sample;
-    Model::step(p, e.terrain, origin_x, origin_y, e.integrator, DriverInput<T>{actuator[0], actuator[1], actuator[2]},
-                s, next, &sample);
-    if (!Model::state_is_sane(next)) {  // keep s, the last sane state; the episode ends
-      diverged = true;
-      break;
-    }
-    lift = side_lifted(sample.tire_normal_force) ? lift + dt : T(0);
-    for (int i = 0; i < kCorners; ++i) load[i] = sample.tire_normal_force[i];
-    for (int j = 0; j < kSize; ++j) s[j] = next[j];
-    rebase_coordinate(s[Model::kPosIndex], origin_x);
-    rebase_coordinate(s[Model::kPosIndex + 1], origin_y);
-  }
-  for (int j = 0; j < kSize; ++j) e.state[j * n + v] = s[j];
+  lift = e.lift_time[v];
+}
+
+// Takes the physics step's result `next` with its tire normal forces [N]: false when the
+// vehicle diverged (s keeps the last sane state).
+template <class Model, class T>
+FLEETDYN_FN bool env_accept(const EnvView<Model, T>& e, const T* next, const T* tire_normal_force, T* s, T& origin_x,
+                            T& origin_y, T* load, T& lift) {
+  if (!Model::state_is_sane(next)) return false;
+  lift = side_lifted(tire_normal_force) ? lift + e.integrator.step : T(0);
+  for (int i = 0; i < kCorners; ++i) load[i] = tire_normal_force[i];
+  for (int j = 0; j < Model::kStateSize; ++j) s[j] = next[j];
+  rebase_coordinate(s[Model::kPosIndex], origin_x);
+  rebase_coordinate(s[Model::kPosIndex + 1], origin_y);
+  return true;
+}
+
+template <class Model, class T>
+FLEETDYN_FN void env_store(const EnvView<Model, T>& e, int v, const T* s, T origin_x, T origin_y, const T* actuator,
+                           const T* command, const T* load, T lift) {
+  const int n = e.env_count;
+  for (int j = 0; j < Model::kStateSize; ++j) e.state[j * n + v] = s[j];
   e.origin[v] = origin_x;
   e.origin[n + v] = origin_y;
   for (int j = 0; j < 3; ++j) {
@@ -229,6 +232,46 @@ FLEETDYN_FN bool advance_env(const EnvView<Model, T>& e, int v, const typename M
   }
   for (int i = 0; i < kCorners; ++i) e.wheel_load[i * n + v] = load[i];
   e.lift_time[v] = lift;
+}
+
+// One env's phases as an object, for runners that keep several envs at once.
+template <class Model, class T>
+struct EnvRun {
+  T s[Model::kStateSize], next[Model::kStateSize];  // the state at the physics step's start; the step's result
+  T actuator[3], load[kCorners];
+  T origin_x, origin_y, lift;
+
+  FLEETDYN_FN void load_env(const EnvView<Model, T>& e, int v) {
+    env_load(e, v, s, origin_x, origin_y, actuator, load, lift);
+  }
+  FLEETDYN_FN bool accept(const EnvView<Model, T>& e, const T* tire_normal_force) {
+    return env_accept(e, next, tire_normal_force, s, origin_x, origin_y, load, lift);
+  }
+  FLEETDYN_FN void store(const EnvView<Model, T>& e, int v, const T* command) const {
+    env_store(e, v, s, origin_x, origin_y, actuator, command, load, lift);
+  }
+};
+
+// The physics of one env step of env v: `decimation` physics steps with the actuators following
+// `command`; writes the state, origin, actuators, command, wheel loads and lift clock. Returns
+// whether the vehicle diverged (then its state is the last sane one).
+template <class Model, class T>
+FLEETDYN_FN bool advance_env(const EnvView<Model, T>& e, int v, const typename Model::template Params<T>& p,
+                             const T command[3]) {
+  T s[Model::kStateSize], next[Model::kStateSize], actuator[3], load[kCorners], origin_x, origin_y, lift;
+  env_load(e, v, s, origin_x, origin_y, actuator, load, lift);
+  bool diverged = false;
+  for (int k = 0; k < e.config.decimation; ++k) {
+    follow_command(e.config, command, actuator, e.integrator.step);
+    MetricSample<T> sample;
+    Model::step(p, e.terrain, origin_x, origin_y, e.integrator, DriverInput<T>{actuator[0], actuator[1], actuator[2]},
+                s, next, &sample);
+    if (!env_accept(e, next, sample.tire_normal_force, s, origin_x, origin_y, load, lift)) {  // the episode ends
+      diverged = true;
+      break;
+    }
+  }
+  env_store(e, v, s, origin_x, origin_y, actuator, command, load, lift);
   return diverged;
 }
 
