@@ -4,7 +4,7 @@
 //   strut_derivative/<precision>                                 one strut_derivative call
 //   strut_step/<precision>                                       one strut_step (4 derivatives + RK4)
 //
-// Scenario (same as `fleetdyn bench`, host/bench_job.cpp): HMMWV, flat ground, 15 m/s in a steady
+// Scenario (same as `fleetdyn bench`, host/cli/bench_job.cpp): HMMWV, flat ground, 15 m/s in a steady
 // turn (steer 0.1, throttle 0.15), step strut_default_step() = 1 ms, 1 substep, contact re-query on.
 // Items are vehicle-steps; the counter sim_s_per_s = vehicle-steps/s * step is simulated
 // vehicle-seconds per wall second (per_core: divided by the CPU threads). Times are wall-clock
@@ -28,11 +28,11 @@
 #include <vector>
 
 #include "fleetdyn/batch.h"
-#include "fleetdyn/physics/strut_model.h"
+#include "fleetdyn/physics/strut/strut_model.h"
 #include "fleetdyn/vehicle.h"
-#include "host/machine_info.h"
+#include "host/backend/machine_info.h"
 #if defined(FLEETDYN_BENCH_HAS_JOB)
-#include "host/bench_job.h"
+#include "host/cli/bench_job.h"
 #endif
 
 namespace {
@@ -48,7 +48,7 @@ constexpr double kThrottle = 0.15;
 int steps_per_iteration(int vehicles) { return std::clamp(100000 / vehicles, 10, 1000); }
 
 std::unique_ptr<Batch> make_batch(BackendKind backend, Precision precision, int threads, int vehicles, bool simd) {
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   BatchOptions options;
   options.backend = backend;
   options.precision = precision;
@@ -57,7 +57,7 @@ std::unique_ptr<Batch> make_batch(BackendKind backend, Precision precision, int 
   options.requery_contact = true;
   options.cpu_threads = threads;
   options.cpu_simd = simd;
-  auto batch = std::make_unique<Batch>(std::vector<VehicleParams<double>>{p}, vehicles, TerrainSpec{}, options);
+  auto batch = std::make_unique<Batch>(std::vector<StrutParams<double>>{p}, vehicles, TerrainSpec{}, options);
   InitialCondition ic;
   ic.speed = kSpeed;
   batch->set_initial_conditions({ic});
@@ -113,7 +113,7 @@ const WarmState& warm_state() {
 
 template <class T>
 void bm_derivative(benchmark::State& state) {
-  const VehicleParams<T> p = convert_params<T>(hmmwv_params());
+  const StrutParams<T> p = convert_params<T>(hmmwv_params());
   const TerrainDesc<T> terrain = default_terrain_desc<T>();
   const WarmState& w = warm_state();
   T s[kStrutStateSize], ds[kStrutStateSize];
@@ -133,7 +133,7 @@ void bm_derivative(benchmark::State& state) {
 
 template <class T>
 void bm_step(benchmark::State& state) {
-  const VehicleParams<T> p = convert_params<T>(hmmwv_params());
+  const StrutParams<T> p = convert_params<T>(hmmwv_params());
   const TerrainDesc<T> terrain = default_terrain_desc<T>();
   const WarmState& w = warm_state();
   T a[kStrutStateSize], b[kStrutStateSize];

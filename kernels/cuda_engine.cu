@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "host/cuda_engine.h"
+#include "host/backend/cuda_engine.h"
 #include "kernels/cuda_check.h"
 #include "kernels/device_buffer.h"
 
@@ -26,7 +26,7 @@ constexpr int kThreadsPerBlock = 128;  // tunable in this one place
 // threads, so the physics' parameter reads are coalesced instead of touching 32 cache lines per
 // warp-wide load. With one shared set every thread reads the same address (a broadcast), and
 // the global reference is kept.
-// kDrivers: a path driver or steer program is set (physics/driver.h). Open-loop batches run
+// kDrivers: a path driver or steer program is set (physics/drivers/driver.h). Open-loop batches run
 // kernels without any driver code, so drivers cost them no registers; driven batches always
 // take the local copy (one kernel per model and precision instead of two, for build time).
 template <class Model, class T, bool kLocalParams, bool kDrivers>
@@ -64,7 +64,7 @@ class CudaEngine final : public Engine<Model, T> {
     }
   }
 
-  // The arrays of FLEETDYN_BATCH_ARRAYS (host/batch_storage.h) whose sync parts are in `parts`;
+  // The arrays of FLEETDYN_BATCH_ARRAYS (host/batch/batch_storage.h) whose sync parts are in `parts`;
   // the first upload also sends the constant ones.
   void upload(const BatchStorage<Model, T>& host, unsigned parts) override {
     const bool first = !uploaded_;

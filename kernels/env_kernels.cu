@@ -1,6 +1,6 @@
 // CUDA backend of the vector environment: one thread per env running the per-env routines of
 // physics/env/env_episode.h (the CPU backend's source), for every model (FLEETDYN_ENV_KINDS:
-// strut and ce; ce's reset solves its rest state in the thread, physics/ce_rest.h). Every buffer
+// strut and ce; ce's reset solves its rest state in the thread, physics/ce/ce_rest.h). Every buffer
 // lives on the device; step() enqueues on the env's stream and reads back nothing except, for
 // device actions, the one int of the action check.
 #include <cuda_runtime.h>

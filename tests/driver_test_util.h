@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "fleetdyn/driver.h"
-#include "fleetdyn/physics/driver.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/drivers/driver.h"
+#include "fleetdyn/physics/core/math.h"
 
 namespace fleetdyn {
 namespace test {
@@ -16,7 +16,7 @@ constexpr double kDeg = kPi / 180.0;
 
 // ---- host-side paths as the device sees them -------------------------------------------------
 
-// Paths stored the way the batch stores them (host/driver_setup.h), fp64.
+// Paths stored the way the batch stores them (host/batch/driver_setup.h), fp64.
 struct StoredPaths {
   std::vector<int> offset, count, closed;
   std::vector<double> length, x, y, speed, s;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "fleetdyn/ce.h"
-#include "fleetdyn/physics/strut_initial.h"
+#include "fleetdyn/physics/strut/strut_initial.h"
 #include "fleetdyn/vehicle.h"
 
 namespace fleetdyn {
@@ -125,7 +125,7 @@ inline std::vector<Sample> run_ce(const CeParams<double>& p, double speed, doubl
 // strut: its default step. `on_sample`, if given, sees each sample with the state and the
 // diagnostics it was taken from.
 inline std::vector<Sample> run_strut(
-    const VehicleParams<double>& p, double speed, double duration, const Driver& driver, int every = 1,
+    const StrutParams<double>& p, double speed, double duration, const Driver& driver, int every = 1,
     const std::function<bool(const Sample&)>& stop = nullptr,
     const std::function<void(const Sample&, const double* state, const StrutDiagnostics<double>&)>& on_sample = nullptr) {
   const TerrainDesc<double> ground = flat_ground();

@@ -24,7 +24,7 @@ inline BatchOptions cpu_options(Precision precision = Precision::Fp64) {
 // The plain seed-004 strut: straight wheel paths along body z and a linear coil (the lumped
 // two-mass and bounce/pitch models describe exactly this; the linkage adds track change, which
 // scrubs against the tires at rest, and the coil's progression).
-inline VehicleParams<double> plain_strut(VehicleParams<double> p) {
+inline StrutParams<double> plain_strut(StrutParams<double> p) {
   p.linkage_geometry = 0.0;
   p.progressive_spring = 0.0;
   finalize_vehicle_params(p);
@@ -59,7 +59,7 @@ inline std::vector<double> vehicle_state(Batch& b, int v) {
 inline Vec3<double> vec_at(const std::vector<double>& s, int i) { return {s[i], s[i + 1], s[i + 2]}; }
 
 // Total linear momentum [kg m/s] of body + wheel particles.
-inline Vec3<double> total_momentum(const VehicleParams<double>& p, const std::vector<double>& s) {
+inline Vec3<double> total_momentum(const StrutParams<double>& p, const std::vector<double>& s) {
   const Vec3<double> v = vec_at(s, strut::kVel);
   Vec3<double> m = p.body_mass * v;
   for (int i = 0; i < kCorners; ++i) m += p.unsprung_mass[i] * (v + vec_at(s, strut::kUnsprungVel + 3 * i));

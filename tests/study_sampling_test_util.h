@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "host/study/sampling.h"
 
 namespace fleetdyn::study::test {

@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "host/run_job.h"
-#include "host/scenario.h"
+#include "host/cli/run_job.h"
+#include "host/scenario/scenario.h"
 
 namespace fleetdyn {
 namespace test {

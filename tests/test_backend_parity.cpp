@@ -29,10 +29,10 @@ double position_difference(const VehicleSnapshot& a, const VehicleSnapshot& b) {
 
 // Vehicles that differ (mass, CG height, wheel rates, tire friction, initial speed), so a
 // backend that read another vehicle's parameters or state would fail the comparisons.
-std::vector<VehicleParams<double>> varied_params(int count) {
-  std::vector<VehicleParams<double>> params;
+std::vector<StrutParams<double>> varied_params(int count) {
+  std::vector<StrutParams<double>> params;
   for (int v = 0; v < count; ++v) {
-    VehicleParams<double> p = hmmwv_params();
+    StrutParams<double> p = hmmwv_params();
     const double u = static_cast<double>(v) / (count - 1);  // 0..1 across the batch
     p.total_mass *= 0.9 + 0.2 * u;
     p.cg_height *= 0.85 + 0.3 * std::fmod(7.0 * u, 1.0);
@@ -60,7 +60,7 @@ std::vector<InitialCondition> varied_initial(int count) {
 // just below it a vehicle with its bushing modes kicked stays stable, just above it diverges
 // (and is flagged).
 TEST(BackendParity, DefaultStepRespectsStiffestMode) {
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   const StepAnalysis a = strut_step_analysis(p);
   RecordProperty("stiffest_rate_per_s", std::to_string(a.stiffest_rate));
   RecordProperty("rk4_stable_step_s", std::to_string(a.rk4_stable_step));

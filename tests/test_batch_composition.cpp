@@ -23,7 +23,7 @@ constexpr int kProbe = 7;   // the probe's index there (lane 7 of a group of 8 i
 // Each model's varied vehicles: variant 0 is the preset, others scatter mass, springs and tire
 // friction, so a backend that mixed vehicles up would fail.
 struct StrutCase {
-  using Params = VehicleParams<double>;
+  using Params = StrutParams<double>;
   static constexpr double kStep = 1.0e-3;
   static constexpr int kSteps = 1500;
   static Params variant(int k) {

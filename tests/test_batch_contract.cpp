@@ -18,7 +18,7 @@
 #include "fleetdyn/batch.h"
 #include "fleetdyn/ce.h"
 #include "fleetdyn/pgs_vehicle.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/vehicle.h"
 #include "tests/strut_test_util.h"
 
@@ -41,7 +41,7 @@ struct DivergingSetup {
 // ---- strut ----------------------------------------------------------------------------------------
 
 struct Strut {
-  using Params = VehicleParams<double>;
+  using Params = StrutParams<double>;
 
   static BatchOptions options(Precision precision = Precision::Fp64) { return test::cpu_options(precision); }
   static Params standard() { return hmmwv_params(); }

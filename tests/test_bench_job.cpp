@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "fleetdyn/physics/ce_model.h"
-#include "fleetdyn/physics/metrics.h"
-#include "fleetdyn/physics/strut_model.h"
-#include "host/bench_job.h"
+#include "fleetdyn/physics/ce/ce_model.h"
+#include "fleetdyn/physics/core/metrics.h"
+#include "fleetdyn/physics/strut/strut_model.h"
+#include "host/cli/bench_job.h"
 
 namespace fleetdyn {
 namespace {
@@ -105,7 +105,7 @@ TEST_F(BenchJob, CeWritesItsFileWithHeavierFloorThanStrut) {
   EXPECT_EQ(strut.at("scenario").at("model"), "strut");
   EXPECT_FALSE(strut.at("scenario").contains("steer_input"));  // strut's file keeps its content
   for (const json& r : strut.at("results")) EXPECT_EQ(r.at("model"), "strut");
-  EXPECT_EQ(strut.at("floor").at("params_bytes").at("fp64").get<size_t>(), sizeof(VehicleParams<double>));
+  EXPECT_EQ(strut.at("floor").at("params_bytes").at("fp64").get<size_t>(), sizeof(StrutParams<double>));
 
   // Kernel bytes differ by the state sizes only (state in and out).
   EXPECT_DOUBLE_EQ(strut.at("floor").at("kernel_bytes_per_vehicle_per_launch").at("fp64").get<double>() -

@@ -12,7 +12,7 @@
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/ce_batch.h"
+#include "fleetdyn/physics/ce/ce_batch.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {

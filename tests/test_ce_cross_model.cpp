@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "fleetdyn/ce.h"
-#include "fleetdyn/physics/math.h"
-#include "fleetdyn/physics/strut_initial.h"
+#include "fleetdyn/physics/core/math.h"
+#include "fleetdyn/physics/strut/strut_initial.h"
 #include "fleetdyn/vehicle.h"
 
 namespace fleetdyn {
@@ -35,13 +35,13 @@ double relative_difference(double ce_value, double strut_value) { return std::fa
 class CeCrossModel : public ::testing::Test {
  protected:
   CeParams<double> ce = hmmwv_ce_params();
-  VehicleParams<double> strut = strut_equivalent_params(ce);
+  StrutParams<double> strut = strut_equivalent_params(ce);
   TerrainDesc<double> ground = flat_ground();
   CeEnvironment<double> ce_env{&ground, 0.0, 0.0};
 };
 
 // The strut vehicle at rest on flat ground (design ride height, static tire deflection).
-std::vector<double> strut_rest_state(const VehicleParams<double>& p, const TerrainDesc<double>& ground, double speed) {
+std::vector<double> strut_rest_state(const StrutParams<double>& p, const TerrainDesc<double>& ground, double speed) {
   std::vector<double> s(kStrutStateSize);
   double ox = 0.0, oy = 0.0;
   strut_initial_state(p, ground, 0.0, 0.0, 0.0, speed, s.data(), &ox, &oy);
@@ -145,7 +145,7 @@ struct RideModes {
 };
 
 // Both models linearized at rest (or rolling at `speed`) on flat ground of friction `mu_scale`.
-RideModes ride_modes(const CeParams<double>& c, const VehicleParams<double>& s, double mu_scale, double speed) {
+RideModes ride_modes(const CeParams<double>& c, const StrutParams<double>& s, double mu_scale, double speed) {
   TerrainDesc<double> ground = flat_ground();
   ground.mu_scale = mu_scale;
   const CeEnvironment<double> env{&ground, 0.0, 0.0};
@@ -215,7 +215,7 @@ void report(const char* what, const RideFrequencies& c, const RideFrequencies& s
 // vertical spring.
 TEST_F(CeCrossModel, HeaveAndPitchFrequenciesAgreeWithinFivePercent) {
   const CeParams<double> c = undamped(ce);
-  const VehicleParams<double> s = strut_equivalent_params(c);
+  const StrutParams<double> s = strut_equivalent_params(c);
   ASSERT_EQ(s.damping_bump_front, 0.0);
   ASSERT_EQ(s.damping_rebound_rear, 0.0);
   const RideModes r = ride_modes(c, s, 0.0, 0.0);
@@ -256,7 +256,7 @@ double ce_effective_wheel_rate(const CeParams<double>& p, int axle) {
 // rate k MR^2 at design) strut's heave is stiffer by that term.
 TEST_F(CeCrossModel, ProgressiveCoilCarriesTheGeometricStiffnessOfThePreloadedSprings) {
   const CeParams<double> c = undamped(ce);
-  const VehicleParams<double> s = strut_equivalent_params(c);
+  const StrutParams<double> s = strut_equivalent_params(c);
   for (int axle = 0; axle < 2; ++axle) {
     const int i = 2 * axle;
     const double h = 1e-4;
@@ -271,7 +271,7 @@ TEST_F(CeCrossModel, ProgressiveCoilCarriesTheGeometricStiffnessOfThePreloadedSp
   const RideFrequencies fs = ride_frequencies(ride_modes(c, s, 0.0, 0.0).strut);
   EXPECT_LT(relative_difference(fc.heave, fs.heave), 0.01);
   EXPECT_LT(relative_difference(fc.pitch, fs.pitch), 0.01);
-  VehicleParams<double> linear = s;
+  StrutParams<double> linear = s;
   linear.progressive_spring = 0.0;
   finalize_vehicle_params(linear);
   const RideFrequencies fl = ride_frequencies(ride_modes(c, linear, 0.0, 0.0).strut);
@@ -287,7 +287,7 @@ TEST_F(CeCrossModel, ProgressiveCoilCarriesTheGeometricStiffnessOfThePreloadedSp
 // strut stiffens more at rest.
 TEST_F(CeCrossModel, TireScrubStiffensHeaveAtRest) {
   const CeParams<double> c = undamped(ce);
-  const VehicleParams<double> s = strut_equivalent_params(c);
+  const StrutParams<double> s = strut_equivalent_params(c);
   const RideModes ice = ride_modes(c, s, 0.0, 0.0), rest = ride_modes(c, s, 1.0, 0.0), rolling = ride_modes(c, s, 1.0, 15.0);
   const RideFrequencies ice_c = ride_frequencies(ice.ce), ice_s = ride_frequencies(ice.strut);
   const RideFrequencies rest_c = ride_frequencies(rest.ce), rest_s = ride_frequencies(rest.strut);

@@ -1,4 +1,4 @@
-// Analytic double-wishbone kinematics (physics/ce_kinematics.h) on the HMMWV: the design
+// Analytic double-wishbone kinematics (physics/ce/ce_kinematics.h) on the HMMWV: the design
 // position is reproduced, the published derived geometry is recovered, the Pitman mechanism
 // behaves as its parallelogram geometry demands, and the motion is continuous and plausible.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/suspension.h"
 
 namespace fleetdyn {

@@ -1,4 +1,4 @@
-// Issue 3, requirements 3.1 and 3.2: the analytic 3-D corner kinematics (physics/ce_kinematics.h)
+// Issue 3, requirements 3.1 and 3.2: the analytic 3-D corner kinematics (physics/ce/ce_kinematics.h)
 // against an independent numerical reference (tests/reference/ce_reference_kinematics.h: tree-augmented
 // model, Newton on the cut joints, X and X_dot theta_dot from seed 001 eqs. 13-14 with exact jet
 // derivatives), and against finite differences of the analytic positions themselves.
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/suspension.h"
 #include "tests/reference/ce_reference_kinematics.h"
 

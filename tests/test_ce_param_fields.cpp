@@ -93,7 +93,7 @@ TEST(CeParamFields, EveryNameRoundTripsToItsOwnMember) {
 // so one override means the same thing for both models.
 TEST(CeParamFields, SharedFieldsMatchTheStrutTable) {
   CeParams<double> p = hmmwv_ce_params();
-  VehicleParams<double> strut = hmmwv_params();
+  StrutParams<double> strut = hmmwv_params();
   const VehicleCommon<double>& common = p;
   const char* vehicle_begin = reinterpret_cast<const char*>(&common);
   const char* strut_common = reinterpret_cast<const char*>(&static_cast<const VehicleCommon<double>&>(strut));

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "fleetdyn/physics/ce_kinematics.h"
+#include "fleetdyn/physics/ce/ce_kinematics.h"
 
 namespace fleetdyn {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/ce_model.h"
+#include "fleetdyn/physics/ce/ce_model.h"
 #include "fleetdyn/physics/env/env_config.h"
 #include "fleetdyn/vector_env.h"
 #include "fleetdyn/vehicle.h"
@@ -270,7 +270,7 @@ TEST(CeVectorEnv, ExactPerEnvValuesAndBadParametersNameTheField) {
   env.set_base_params(std::vector<CeParams<double>>{soft});
   env.reset();
   EXPECT_EQ(env.episode_param("spring_rate_rear")[1], soft.axle[1].spring_rate);
-  EXPECT_THROW(env.set_base_params(std::vector<VehicleParams<double>>{hmmwv_params()}), Error);
+  EXPECT_THROW(env.set_base_params(std::vector<StrutParams<double>>{hmmwv_params()}), Error);
   EXPECT_THROW(env.set_base_param("total_mass", {2500.0}), Error);  // a strut name
   EXPECT_THROW(env.set_base_param("chassis_mass", {1.0}), Error);   // below the field's range
   EXPECT_THROW(VectorEnv(small_config()).set_base_params(std::vector<CeParams<double>>{hmmwv_ce_params()}), Error);

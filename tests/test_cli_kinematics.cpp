@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "host/kinematics_job.h"
-#include "host/run_job.h"
-#include "host/svg_plot.h"
+#include "host/cli/kinematics_job.h"
+#include "host/cli/run_job.h"
+#include "host/output/svg_plot.h"
 
 namespace fleetdyn {
 namespace {

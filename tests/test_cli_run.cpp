@@ -16,12 +16,12 @@
 #include "fleetdyn/batch.h"
 #include "fleetdyn/ce.h"
 #include "fleetdyn/ce_fields.h"
-#include "fleetdyn/physics/metrics.h"
+#include "fleetdyn/physics/core/metrics.h"
 #include "fleetdyn/vehicle.h"
-#include "host/model_params.h"
-#include "host/params_job.h"
-#include "host/progress.h"
-#include "host/run_job.h"
+#include "host/batch/model_params.h"
+#include "host/cli/params_job.h"
+#include "host/output/progress.h"
+#include "host/cli/run_job.h"
 
 namespace fleetdyn {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "fleetdyn/physics/driveline.h"
+#include "fleetdyn/physics/core/driveline.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -14,7 +14,7 @@ namespace {
 using test::cpu_options;
 
 TEST(Driveline, EngineMapPeakTorquePowerLimitAndGovernor) {
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   const double corner = p.engine_peak_power / p.engine_peak_torque;  // [rad/s] where P/omega = T_peak
   EXPECT_EQ(engine_full_load_torque(p, -10.0), p.engine_peak_torque);  // rolling back: peak torque
   EXPECT_EQ(engine_full_load_torque(p, 0.5 * corner), p.engine_peak_torque);
@@ -37,7 +37,7 @@ TEST(Driveline, EngineMapPeakTorquePowerLimitAndGovernor) {
 }
 
 // Longitudinal acceleration over the first `seconds`, from rest or from `speed`.
-double mean_accel(const VehicleParams<double>& p, double speed, DriverInput<double> input, double seconds) {
+double mean_accel(const StrutParams<double>& p, double speed, DriverInput<double> input, double seconds) {
   Batch batch({p}, 1, TerrainSpec{}, cpu_options());
   InitialCondition ic;
   ic.speed = speed;
@@ -53,7 +53,7 @@ double mean_accel(const VehicleParams<double>& p, double speed, DriverInput<doub
 // which accelerates the vehicle's mass and spins up the wheels (I_s / r^2 each), less rolling
 // resistance: a = (T r^-1 - f_r m g) / (m + 4 I_s / r^2).
 TEST(Driveline, LaunchAccelerationFromEngineTorque) {
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   const double r = tire_rolling_radius(p.tire, p.static_tire_load[0]);
   const double torque = p.engine_peak_torque * p.driveline_ratio * p.driveline_efficiency;
   const double expected = (torque / r - p.tire.rolling_resistance * p.total_mass * p.gravity) /
@@ -66,7 +66,7 @@ TEST(Driveline, LaunchAccelerationFromEngineTorque) {
 // Braking at 30 % (below the friction limit): the brake torques decelerate mass and wheels,
 // with rolling resistance: a = -(sum T_b / r + f_r m g) / (m + 4 I_s / r^2).
 TEST(Driveline, BrakeLimitedDeceleration) {
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   const double r = tire_rolling_radius(p.tire, p.static_tire_load[0]);
   const double brake = 0.3 * 2.0 * (p.brake_torque_front + p.brake_torque_rear);
   const double expected = -(brake / r + p.tire.rolling_resistance * p.total_mass * p.gravity) /

@@ -14,10 +14,10 @@
 #include "fleetdyn/ce.h"
 #include "fleetdyn/driver.h"
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/batch_view.h"
-#include "fleetdyn/physics/ce_batch.h"
-#include "fleetdyn/physics/driver.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/batch_view.h"
+#include "fleetdyn/physics/ce/ce_batch.h"
+#include "fleetdyn/physics/drivers/driver.h"
+#include "fleetdyn/physics/core/math.h"
 #include "tests/driver_test_util.h"
 #include "tests/strut_test_util.h"
 
@@ -186,7 +186,7 @@ TEST(BatchDriver, StraightLineBrakingWithABrakeStep) {
   batch.step(6000);
   const VehicleSnapshot end = batch.snapshots()[0];
   const double distance = end.position[0] - x_brake;
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   const double ideal = v_brake * v_brake / (2.0 * (p.tire.mu + p.tire.rolling_resistance) * p.gravity);
   EXPECT_LT(speed_of(end), 0.05);
   EXPECT_GT(distance, ideal);
@@ -196,10 +196,10 @@ TEST(BatchDriver, StraightLineBrakingWithABrakeStep) {
 }
 
 // Vehicles that differ (mass, CG height, friction), each with its own path and settings.
-std::vector<VehicleParams<double>> varied_params(int count) {
-  std::vector<VehicleParams<double>> params;
+std::vector<StrutParams<double>> varied_params(int count) {
+  std::vector<StrutParams<double>> params;
   for (int v = 0; v < count; ++v) {
-    VehicleParams<double> p = hmmwv_params();
+    StrutParams<double> p = hmmwv_params();
     const double u = static_cast<double>(v) / (count - 1);
     p.total_mass *= 0.9 + 0.2 * u;
     p.cg_height *= 0.85 + 0.3 * std::fmod(7.0 * u, 1.0);
@@ -245,7 +245,7 @@ RunResult run_varied(int vehicles, bool program, bool simd, int threads, Precisi
   BatchOptions options = test::cpu_options(precision);
   options.cpu_simd = simd;
   options.cpu_threads = threads;
-  std::vector<VehicleParams<double>> params = varied_params(13);
+  std::vector<StrutParams<double>> params = varied_params(13);
   params.resize(static_cast<size_t>(vehicles));
   Batch batch(params, vehicles, TerrainSpec{}, options);
   set_varied_drivers(batch, program);

@@ -1,5 +1,5 @@
-// Closed-loop and programmed drivers, the pure functions (physics/path.h, physics/driver.h,
-// physics/steer_program.h) against analytic results: polyline geometry, the trackers against the
+// Closed-loop and programmed drivers, the pure functions (physics/drivers/path.h, physics/drivers/driver.h,
+// physics/drivers/steer_program.h) against analytic results: polyline geometry, the trackers against the
 // kinematic bicycle, the speed controller, the steer programs and the driver metrics.
 #include <gtest/gtest.h>
 
@@ -15,10 +15,10 @@
 #include "fleetdyn/ce.h"
 #include "fleetdyn/driver.h"
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/batch_view.h"
-#include "fleetdyn/physics/ce_batch.h"
-#include "fleetdyn/physics/driver.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/batch_view.h"
+#include "fleetdyn/physics/ce/ce_batch.h"
+#include "fleetdyn/physics/drivers/driver.h"
+#include "fleetdyn/physics/core/math.h"
 #include "tests/driver_test_util.h"
 #include "tests/strut_test_util.h"
 

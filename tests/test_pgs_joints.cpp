@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "fleetdyn/pgs.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 
 namespace fleetdyn {
 namespace {

@@ -15,7 +15,7 @@
 #include <cstdio>
 
 #include "fleetdyn/pgs.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "host/pgs/pgs_seed_models.h"
 
 namespace fleetdyn {

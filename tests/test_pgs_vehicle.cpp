@@ -72,7 +72,7 @@ TEST(PgsVehicle, StaticWheelLoadsMatchCeAndStrut) {
   VehicleRun run(def);
   run.step(2000);
   const CeDiagnostics<double> diag = ce_rest_loads(def.vehicle);
-  const VehicleParams<double> strut = strut_equivalent_params(def.vehicle);
+  const StrutParams<double> strut = strut_equivalent_params(def.vehicle);
   double total = 0.0;
   for (int c = 0; c < kCorners; ++c) {
     const double pgs_load = run.loads.tire_normal_force[c];

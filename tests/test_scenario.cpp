@@ -13,10 +13,10 @@
 #include <string>
 
 #include "fleetdyn/pgs_vehicle.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/vehicle.h"
-#include "host/scenario.h"
-#include "host/scenario_json.h"
+#include "host/scenario/scenario.h"
+#include "host/scenario/scenario_json.h"
 #include "host/study/sample_setup.h"
 
 namespace fleetdyn {
@@ -53,7 +53,7 @@ TEST(Scenario, DefaultParsesToExpectedValues) {
   EXPECT_EQ(s.preset, "hmmwv");
   EXPECT_TRUE(s.overrides.empty());
   // The preset, finalized, with the CG height swept across the batch.
-  const VehicleParams<double> preset = hmmwv_params();
+  const StrutParams<double> preset = hmmwv_params();
   EXPECT_EQ(s.params.of<StrutHost>().total_mass, preset.total_mass);
   EXPECT_EQ(s.params.of<StrutHost>().body_mass, preset.body_mass);
   ASSERT_EQ(s.sweeps.size(), 1u);
@@ -394,7 +394,7 @@ TEST(Scenario, DefaultsForOmittedKeys) {
 TEST(Scenario, DefaultStepFollowsOverrides) {
   // A much stiffer strut bushing needs a smaller step; the default is derived after the overrides.
   const Scenario s = parse_scenario("duration: 1.0\nvehicle:\n  overrides:\n    link_stiffness: 1.0e9\n", "x.yaml");
-  VehicleParams<double> p = hmmwv_params();
+  StrutParams<double> p = hmmwv_params();
   p.link_stiffness = 1.0e9;
   finalize_vehicle_params(p);
   EXPECT_EQ(s.step, strut_default_step(p));
@@ -412,7 +412,7 @@ TEST(Scenario, SweepGivesLinearSpread) {
     EXPECT_NEAR(params[v].cg_height, 0.6 + 0.3 * v / 4.0, 1e-15) << v;
     EXPECT_EQ(params[v].tire.mu, 0.8);
     // Finalized per vehicle: the wheel mounts follow the COM height.
-    VehicleParams<double> p = s.params.of<StrutHost>();
+    StrutParams<double> p = s.params.of<StrutHost>();
     p.cg_height = params[v].cg_height;
     finalize_vehicle_params(p);
     EXPECT_EQ(params[v].wheel_attach[0].z, p.wheel_attach[0].z) << v;

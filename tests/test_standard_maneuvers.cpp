@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "fleetdyn/batch.h"
-#include "fleetdyn/physics/math.h"
-#include "host/scenario.h"
+#include "fleetdyn/physics/core/math.h"
+#include "host/scenario/scenario.h"
 
 namespace fleetdyn {
 namespace {

@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/suspension.h"
 #include "tests/strut_test_util.h"
 
@@ -22,7 +22,7 @@ using test::cpu_options;
 // vehicle's momentum changes at exactly m g (internal forces cancel), and once the suspension
 // has come to rest against its rebound stops the chassis itself falls at g within 1 %.
 TEST(StrutDynamics, BallisticFlightAcceleratesAtG) {
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   Batch batch({p}, 1, TerrainSpec{}, cpu_options());
   std::vector<double> s = test::vehicle_state(batch, 0);
   s[strut::kPos + 2] += 0.5;
@@ -70,7 +70,7 @@ struct LoopRun {
 };
 
 LoopRun run_loop(double speed_factor) {
-  VehicleParams<double> p = hmmwv_params();
+  StrutParams<double> p = hmmwv_params();
   TerrainSpec terrain = test::terrain_of(TerrainKind::Loop);
   terrain.desc.loop_x = 30.0;
   terrain.desc.loop_radius = 8.0;
@@ -132,7 +132,7 @@ TEST(StrutDynamics, SlowVehicleLeavesLoopSurfaceAndFalls) {
 // H = 4 I_s w_s (lateral), so it feels a roll moment -omega x H = +4 I_s w_s Omega_z about x.
 // With the wheels still, nothing couples yaw into roll.
 double roll_rate_after_yaw(double wheel_spin, double* roll_accel_expected) {
-  VehicleParams<double> p = hmmwv_params();
+  StrutParams<double> p = hmmwv_params();
   p.gravity = 0.0;
   // Without dampers the wheels follow the rolling body only laterally (stiff bushings), not
   // vertically (soft springs, negligible over 20 ms), which makes the prediction clean.
@@ -195,7 +195,7 @@ TEST(StrutDynamics, GyroscopicWheelSpinCouplesYawToRoll) {
 //   K_t phi_t = H + G + g (m_s (h_s - h_k) phi_s + H phi_t);
 // phi = phi_s + phi_t. With straight paths (linkage_geometry = 0) s_c = s_w = 0. Left out: tire
 // lateral compliance, the jacking of the two sides' different forces (about 1 %); band 3 %.
-double roll_gradient_estimate(const VehicleParams<double>& p, bool linkage) {
+double roll_gradient_estimate(const StrutParams<double>& p, bool linkage) {
   const CeSuspension<double> susp = make_ce_suspension(hmmwv_suspension_design());
   double roll_centre[2], kinematic_axis[2], wheel_rate[2], unsprung_moment = 0.0;
   for (int axle = 0; axle < 2; ++axle) {
@@ -244,7 +244,7 @@ double roll_gradient_estimate(const VehicleParams<double>& p, bool linkage) {
 
 // Roll against lateral acceleration at 10 to 16 m/s with 1.5 deg of steer (coasting), slope
 // through the origin [deg/g].
-double measured_roll_gradient(const VehicleParams<double>& p) {
+double measured_roll_gradient(const StrutParams<double>& p) {
   const std::vector<double> speeds = {10.0, 12.0, 14.0, 16.0};
   const int n = static_cast<int>(speeds.size());
   Batch batch({p}, n, TerrainSpec{}, cpu_options());
@@ -268,11 +268,11 @@ double measured_roll_gradient(const VehicleParams<double>& p) {
 }
 
 TEST(StrutDynamics, RollGradientMatchesTheLinkageEstimate) {
-  VehicleParams<double> straight = hmmwv_params();
+  StrutParams<double> straight = hmmwv_params();
   straight.linkage_geometry = 0.0;
   finalize_vehicle_params(straight);
   for (const auto& [name, p, linkage] :
-       {std::tuple<const char*, VehicleParams<double>, bool>{"linkage", hmmwv_params(), true}, {"straight paths", straight, false}}) {
+       {std::tuple<const char*, StrutParams<double>, bool>{"linkage", hmmwv_params(), true}, {"straight paths", straight, false}}) {
     const double estimate = roll_gradient_estimate(p, linkage), measured = measured_roll_gradient(p);
     std::printf("%s: roll gradient measured %.4f deg/g, estimate %.4f deg/g (%+.2f %%)\n", name, measured, estimate,
                 100.0 * (measured / estimate - 1.0));

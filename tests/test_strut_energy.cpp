@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -68,7 +68,7 @@ TEST(StrutEnergy, CoastingInASteadySteerNeverGainsEnergy) {
 // speed: over or short of the top, the ledger never rises (seed 004 found injection only with a
 // once-per-step frozen contact).
 TEST(StrutEnergy, LoopCoastWithPerStageContactIsDissipative) {
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   TerrainSpec terrain = test::terrain_of(TerrainKind::Loop);
   terrain.desc.loop_x = 30.0;
   terrain.desc.loop_radius = 8.0;
@@ -90,7 +90,7 @@ TEST(StrutEnergy, LoopCoastWithPerStageContactIsDissipative) {
 // integrator's error, which vanishes with the step at RK4's rate. A leak in the formulation
 // (e.g. a force applied at the mount instead of the wheel) would not shrink with the step.
 double tumbling_energy_drift(double step) {
-  VehicleParams<double> p = hmmwv_params();
+  StrutParams<double> p = hmmwv_params();
   p.damping_bump_front = p.damping_rebound_front = p.damping_bump_rear = p.damping_rebound_rear = 0.0;
   p.link_damping_ratio = 0.0;
   p.tire.rolling_resistance = 0.0;

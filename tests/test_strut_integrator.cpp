@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {

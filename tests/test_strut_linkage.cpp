@@ -1,5 +1,5 @@
 // The strut model's linkage curves and their switches: what each switch turns off, and the errors
-// for linkage data that cannot be used (physics/strut_linkage.h, host/strut_linkage.cpp).
+// for linkage data that cannot be used (physics/strut/strut_linkage.h, host/strut/strut_linkage.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/strut_model.h"
+#include "fleetdyn/physics/strut/strut_model.h"
 #include "fleetdyn/suspension.h"
 #include "fleetdyn/vehicle.h"
 #include "tests/strut_test_util.h"
@@ -18,7 +18,7 @@ namespace {
 using test::error_of;
 
 TEST(StrutLinkage, SwitchedOffThePlainStrutRemains) {
-  VehicleParams<double> p = hmmwv_params();
+  StrutParams<double> p = hmmwv_params();
   p.linkage_geometry = 0.0;
   p.progressive_spring = 0.0;
   finalize_vehicle_params(p);
@@ -44,7 +44,7 @@ TEST(StrutLinkage, SwitchedOffThePlainStrutRemains) {
 }
 
 TEST(StrutLinkage, SwitchedOnTheCurvesPassThroughTheDesignPosition) {
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   for (int i = 0; i < kCorners; ++i) {
     const CornerTravel<double> path = corner_travel(p, i, 0.0);
     EXPECT_NEAR(path.dx, 0.0, 1e-12);
@@ -57,7 +57,7 @@ TEST(StrutLinkage, SwitchedOnTheCurvesPassThroughTheDesignPosition) {
 
 TEST(StrutLinkage, OptionsAreZeroOrOne) {
   for (const char* name : {"tire_force_at_contact", "linkage_geometry", "progressive_spring"}) {
-    VehicleParams<double> p = hmmwv_params();
+    StrutParams<double> p = hmmwv_params();
     *vehicle_param_ptr(p, name) = 0.5;
     const std::string e = error_of([&] { finalize_vehicle_params(p); });
     EXPECT_NE(e.find(std::string(name) + " = 0.5: must be 0 (off) or 1 (on)"), std::string::npos) << e;
@@ -65,7 +65,7 @@ TEST(StrutLinkage, OptionsAreZeroOrOne) {
 }
 
 TEST(StrutLinkage, OptionsNeedTheCurves) {
-  VehicleParams<double> p = hmmwv_params();
+  StrutParams<double> p = hmmwv_params();
   p.linkage = StrutLinkage<double>{};
   const std::string e = error_of([&] { finalize_vehicle_params(p); });
   EXPECT_NE(e.find("linkage_geometry = 1 needs the linkage curves of a suspension design"), std::string::npos) << e;
@@ -77,7 +77,7 @@ TEST(StrutLinkage, OptionsNeedTheCurves) {
 }
 
 TEST(StrutLinkage, StopsBeyondTheTabulatedTravelAreRefused) {
-  VehicleParams<double> p = hmmwv_params();
+  StrutParams<double> p = hmmwv_params();
   p.bump_travel_rear = 0.6;
   std::string e = error_of([&] { finalize_vehicle_params(p); });
   EXPECT_NE(e.find("bump_travel_rear = 0.6 m: beyond the reach of the linkage; the linkage of the rear axle is tabulated over"),
@@ -91,7 +91,7 @@ TEST(StrutLinkage, StopsBeyondTheTabulatedTravelAreRefused) {
 }
 
 TEST(StrutLinkage, TravelTheLinkageCannotReachIsRefusedAtTabulation) {
-  VehicleParams<double> p = hmmwv_params();
+  StrutParams<double> p = hmmwv_params();
   p.rebound_travel_front = 1.0;  // a metre of droop: past the arms' toggle
   const std::string e = error_of([&] { tabulate_strut_linkage(make_ce_suspension(hmmwv_suspension_design()), p); });
   EXPECT_NE(e.find("strut linkage, corner FL: travel -"), std::string::npos) << e;
@@ -103,7 +103,7 @@ TEST(StrutLinkage, TravelTheLinkageCannotReachIsRefusedAtTabulation) {
 TEST(StrutLinkage, AsymmetricSidesAreRefused) {
   CeSuspension<double> s = make_ce_suspension(hmmwv_suspension_design());
   s.corner[3].tierod_length += 0.002;
-  VehicleParams<double> p = hmmwv_params();
+  StrutParams<double> p = hmmwv_params();
   const std::string e = error_of([&] { tabulate_strut_linkage(s, p); });
   EXPECT_NE(e.find("strut linkage, corner RL: the right corner is not the left's mirror image"), std::string::npos) << e;
 }

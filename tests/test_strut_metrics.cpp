@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -113,7 +113,7 @@ TEST(StrutMetrics, RollAndPitchAreRelativeToTheGround) {
 // Static wheel loads per axle from the moment balance: front tires carry the body weight share
 // b/(a+b) plus their own unsprung weight, rear a/(a+b).
 TEST(StrutMetrics, StaticAxleLoadsFromMomentBalance) {
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   Batch batch({p}, 1, TerrainSpec{}, cpu_options());
   batch.step(2000);
   const StrutDiagnostics<double> d = batch.diagnostics(0);

@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <string>
 
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "tests/handling_test_util.h"
 
 namespace fleetdyn {
@@ -35,7 +35,7 @@ struct Balance {
 // body and the four wheel particles, H the body's and the wheels' spin angular momentum. The
 // tangential tire forces act in the ground plane through O and have no moment about the heading
 // axis, so the normal forces alone must carry the rest.
-Balance balance_at(const VehicleParams<double>& p, const double* s, const StrutDiagnostics<double>& d) {
+Balance balance_at(const StrutParams<double>& p, const double* s, const StrutDiagnostics<double>& d) {
   using namespace strut;
   const Mat3<double> rot = rotation_matrix(normalized(load_quat(s, kQuat)));
   const Vec3<double> body = load3(s, kPos), body_vel = load3(s, kVel);
@@ -62,7 +62,7 @@ Balance balance_at(const VehicleParams<double>& p, const double* s, const StrutD
   return {dot(normal, heading), -dot(masses - cross(yaw, momentum), heading), height_moment * speed * omega_world.z};
 }
 
-Balance steady_balance(const VehicleParams<double>& p, double speed, double angle) {
+Balance steady_balance(const StrutParams<double>& p, double speed, double angle) {
   const test::Driver driver = [&](double t, double v) {
     return test::DriverCommand{angle * std::fmin(1.0, t / 0.5), test::hold_speed(speed, v), 0.0};
   };
@@ -82,7 +82,7 @@ Balance steady_balance(const VehicleParams<double>& p, double speed, double angl
 // HMMWV preset, 2, 4 and 6 deg of road-wheel angle at 10 and 20 m/s (0.1 to 0.65 g): the normal
 // forces' moment within 3 % of m a_y h of what the balance demands.
 TEST(StrutMomentBalance, SteadyCorneringLoadTransferBalancesTheMomentAboutTheGround) {
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   for (double speed : {10.0, 20.0}) {
     for (double angle_deg : {2.0, 4.0, 6.0}) {
       const Balance b = steady_balance(p, speed, angle_deg * kDeg);
@@ -100,7 +100,7 @@ TEST(StrutMomentBalance, SteadyCorneringLoadTransferBalancesTheMomentAboutTheGro
 // The check can fail: the plain seed-004 strut (tire force at the wheel centre) carries only the
 // part of the moment above the wheel centres.
 TEST(StrutMomentBalance, TireForceAtTheWheelCentreMissesTheLoadTransfer) {
-  VehicleParams<double> p = hmmwv_params();
+  StrutParams<double> p = hmmwv_params();
   p.tire_force_at_contact = 0.0;
   finalize_vehicle_params(p);
   const Balance b = steady_balance(p, 20.0, 4.0 * kDeg);

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <vector>
 
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -24,7 +24,7 @@ struct RideModel {
   Eigen::Matrix4d shapes;          // columns: z, theta, zf, zr
 };
 
-RideModel ride_model(const VehicleParams<double>& p) {
+RideModel ride_model(const StrutParams<double>& p) {
   const double a = p.cg_to_front_axle, b = p.cg_to_rear_axle;
   const double kf = p.wheel_rate_front, kr = p.wheel_rate_rear, kt = p.tire.vertical_stiffness;
   Eigen::Matrix4d k = Eigen::Matrix4d::Zero();
@@ -42,7 +42,7 @@ RideModel ride_model(const VehicleParams<double>& p) {
 }
 
 // Frequency [Hz] of the body motion after releasing the vehicle in `shape` (z, theta, zf, zr).
-double released_frequency(const VehicleParams<double>& p, const Eigen::Vector4d& shape) {
+double released_frequency(const StrutParams<double>& p, const Eigen::Vector4d& shape) {
   Batch batch({p}, 1, TerrainSpec{}, cpu_options());
   std::vector<double> s = batch.state();
   const double scale = 0.01 / shape.cwiseAbs().maxCoeff();  // 1 cm (or 10 mrad) at most
@@ -89,7 +89,7 @@ double released_frequency(const VehicleParams<double>& p, const Eigen::Vector4d&
 // The plain strut (straight paths, linear coil: what the linear model describes); the linkage's
 // ride is compared with ce in CeCrossModel.
 TEST(StrutRide, HmmwvBounceAndPitchFrequencies) {
-  VehicleParams<double> p = test::plain_strut(hmmwv_params());
+  StrutParams<double> p = test::plain_strut(hmmwv_params());
   p.damping_bump_front = p.damping_rebound_front = p.damping_bump_rear = p.damping_rebound_rear = 0.0;
   p.tire.vertical_damping = 0.0;
   finalize_vehicle_params(p);

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -18,7 +18,7 @@ using test::cpu_options;
 // scrub sideways while they settle (the track changes with travel) and the tires' lateral
 // deflection then holds part of the load through the path's slope, so the height is checked on a
 // frictionless floor, where nothing but the springs can hold the body; and on the straight strut.
-void expect_settles(const VehicleParams<double>& p, double mu_scale, bool at_design_height) {
+void expect_settles(const StrutParams<double>& p, double mu_scale, bool at_design_height) {
   TerrainSpec floor;
   floor.desc.mu_scale = mu_scale;
   Batch batch({p}, 1, floor, cpu_options());
@@ -54,7 +54,7 @@ TEST(StrutStatic, SettlesOnFlatGroundWithWeightOnTires) {
 // (The plain strut: the model's straight path and linear coil; the linkage's own ride is checked
 // against ce in CeCrossModel.)
 TEST(StrutStatic, HeaveFrequencyMatchesTwoMassEstimate) {
-  VehicleParams<double> p = test::plain_strut(hmmwv_params());
+  StrutParams<double> p = test::plain_strut(hmmwv_params());
   p.wheel_rate_rear = p.wheel_rate_front;
   const double half_base = 0.5 * (p.cg_to_front_axle + p.cg_to_rear_axle);
   p.cg_to_front_axle = p.cg_to_rear_axle = half_base;
@@ -98,7 +98,7 @@ TEST(StrutStatic, HeaveFrequencyMatchesTwoMassEstimate) {
 // normal sum to m g cos(bank), the in-plane forces to m g sin(bank) (the friction balance), and
 // the vehicle does not creep.
 TEST(StrutStatic, ParkedOnBankFrictionBalance) {
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   const double bank = 15.0 * kPi / 180.0;  // tan 15 deg = 0.27 < mu
   TerrainSpec terrain = test::terrain_of(TerrainKind::Plane);
   terrain.desc.bank = bank;
@@ -130,7 +130,7 @@ TEST(StrutStatic, ParkedOnBankFrictionBalance) {
 // vehicle holds: no creep (< 1 mm over 10 s) and no jitter (speed below 1e-4 m/s throughout the
 // last 5 s), the tires carrying the downhill pull m g sin(grade).
 TEST(StrutStatic, ParkedOnGradeStaysParked) {
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   const double grade = std::atan(0.20);
   TerrainSpec terrain = test::terrain_of(TerrainKind::Plane);
   terrain.desc.slope = grade;
@@ -158,7 +158,7 @@ TEST(StrutStatic, ParkedOnGradeStaysParked) {
 
 // Test 5b: a bank steeper than friction allows: the vehicle slides down it.
 TEST(StrutStatic, SlidesOffBankSteeperThanFriction) {
-  VehicleParams<double> p = hmmwv_params();
+  StrutParams<double> p = hmmwv_params();
   p.tire.mu = 0.3;  // tan 25 deg = 0.47 > 0.3
   finalize_vehicle_params(p);
   TerrainSpec terrain = test::terrain_of(TerrainKind::Plane);
@@ -173,7 +173,7 @@ TEST(StrutStatic, SlidesOffBankSteeperThanFriction) {
 // Test 5c: on a hill the tire normal force at each wheel lies along the terrain normal sampled
 // independently at the wheel.
 TEST(StrutStatic, HillNormalForcesAlongSurfaceNormal) {
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   TerrainSpec terrain = test::terrain_of(TerrainKind::Hill);
   terrain.desc.hill_x = 1.0;
   terrain.desc.hill_y = 0.5;

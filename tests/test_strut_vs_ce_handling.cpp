@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string>
 
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/suspension.h"
 #include "tests/handling_test_util.h"
 
@@ -25,7 +25,7 @@ double relative(double reference, double value) { return std::fabs(value - refer
 class StrutVsCe : public ::testing::Test {
  protected:
   CeParams<double> ce = hmmwv_ce_params();
-  VehicleParams<double> strut = strut_equivalent_params(ce);
+  StrutParams<double> strut = strut_equivalent_params(ce);
 };
 
 struct SteadyTurn {
@@ -156,7 +156,7 @@ TEST_F(StrutVsCe, QuasiStaticRolloverThreshold) {
   high.chassis_com.z += 0.5;
   high.tire.mu = 1.2;
   ce_balance_springs_at_design(high);
-  const VehicleParams<double> s = strut_equivalent_params(high);
+  const StrutParams<double> s = strut_equivalent_params(high);
   const double speed = 20.0;
   const test::Driver driver = [&](double t, double v) { return test::DriverCommand{1.0 * kDeg * t, test::hold_speed(speed, v), 0.0}; };
   auto lifted = [](const Sample& x) {

@@ -19,10 +19,10 @@
 #include <thread>
 #include <vector>
 
-#include "fleetdyn/physics/math.h"
-#include "host/output_files.h"
-#include "host/run_job.h"
-#include "host/scenario.h"
+#include "fleetdyn/physics/core/math.h"
+#include "host/output/output_files.h"
+#include "host/cli/run_job.h"
+#include "host/scenario/scenario.h"
 #include "host/study/samples_file.h"
 #include "host/study/statistics.h"
 #include "tests/study_test_util.h"

@@ -18,9 +18,9 @@
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/driver.h"
-#include "fleetdyn/physics/math.h"
-#include "host/run_job.h"
-#include "host/scenario.h"
+#include "fleetdyn/physics/core/math.h"
+#include "host/cli/run_job.h"
+#include "host/scenario/scenario.h"
 #include "host/study/process_group.h"
 #include "host/study/samples_file.h"
 #include "tests/strut_test_util.h"
@@ -134,7 +134,7 @@ TEST(PathEvents, DefaultsAndWhichStudiesHaveThem) {
   std::string circle = lane_change_study(8.0, "");
   circle.replace(circle.find("path: iso3888_2, vehicle_width: 2.16"), 36, "path: circle, radius: 30");
   const Scenario on_circle = parse_scenario(circle, "s.yaml");
-  const VehicleParams<double> p = hmmwv_params();
+  const StrutParams<double> p = hmmwv_params();
   EXPECT_DOUBLE_EQ(on_circle.study.path_events.vehicle_width, std::max(p.track_front, p.track_rear) + p.tire.width);
   // Without a path driver there is no path to depart from: no such columns, and the keys are errors.
   const std::string table = "name: t\ninitial: {speed: 10}\nduration: 1\nstudy:\n  samples: 2\n  parameters:\n"
@@ -156,7 +156,7 @@ TEST(PathEvents, DefaultsAndWhichStudiesHaveThem) {
 // The NHTSA fishhook of scenarios/fishhook.yaml at 72 km/h with the CG raised to 1.7 m (it rolls
 // over) and at the preset's 0.687 m (all wheels stay down).
 Batch fishhook_batch(BatchOptions options, double cg_height = 1.7) {
-  VehicleParams<double> high = hmmwv_params();
+  StrutParams<double> high = hmmwv_params();
   high.cg_height = cg_height;
   finalize_vehicle_params(high);
   Batch b({hmmwv_params(), high}, 2, TerrainSpec{}, options);

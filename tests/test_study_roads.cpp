@@ -20,8 +20,8 @@
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/rough_road.h"
-#include "host/run_job.h"
-#include "host/scenario.h"
+#include "host/cli/run_job.h"
+#include "host/scenario/scenario.h"
 #include "host/study/sample_setup.h"
 #include "host/study/samples_file.h"
 #include "host/study/statistics.h"
@@ -186,15 +186,15 @@ void expect_each_vehicle_as_alone(const std::vector<Params>& params, BatchOption
 TEST(SampleRoads, StrutScalarPathVehicleEqualsItAloneOnItsRoad) {
   BatchOptions o = test::cpu_options();
   o.cpu_simd = false;
-  expect_each_vehicle_as_alone(std::vector<VehicleParams<double>>{hmmwv_params()}, o, 2.0, true);
+  expect_each_vehicle_as_alone(std::vector<StrutParams<double>>{hmmwv_params()}, o, 2.0, true);
 }
 
 TEST(SampleRoads, StrutSimdLanesVehicleEqualsItAloneOnItsRoad) {
   BatchOptions o = test::cpu_options();
   o.cpu_simd = true;  // alone: one lane of a padded group, on the shared (varied) descriptor
-  expect_each_vehicle_as_alone(std::vector<VehicleParams<double>>{hmmwv_params()}, o, 2.0, true);
+  expect_each_vehicle_as_alone(std::vector<StrutParams<double>>{hmmwv_params()}, o, 2.0, true);
   o.precision = Precision::Fp32;
-  expect_each_vehicle_as_alone(std::vector<VehicleParams<double>>{hmmwv_params()}, o, 2.0, true);
+  expect_each_vehicle_as_alone(std::vector<StrutParams<double>>{hmmwv_params()}, o, 2.0, true);
 }
 
 TEST(SampleRoads, CeVehicleEqualsItAloneOnItsRoad) {

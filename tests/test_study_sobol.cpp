@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/math.h"
-#include "fleetdyn/physics/philox.h"
+#include "fleetdyn/physics/core/math.h"
+#include "fleetdyn/physics/core/philox.h"
 #include "host/study/sampling.h"
 #include "tests/study_sampling_test_util.h"
 

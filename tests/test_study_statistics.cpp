@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "host/study/statistics.h"
 
 namespace {

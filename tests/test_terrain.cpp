@@ -1,8 +1,8 @@
-// Tests of the terrain queries (fleetdyn/physics/terrain.h), run for float and double.
+// Tests of the terrain queries (fleetdyn/physics/core/terrain.h), run for float and double.
 // References are computed in fp64 from the same (already rounded) inputs; tolerances scale with
 // the scalar's epsilon and the magnitude of the numbers involved.
-#include "fleetdyn/physics/math.h"
-#include "fleetdyn/physics/terrain.h"
+#include "fleetdyn/physics/core/math.h"
+#include "fleetdyn/physics/core/terrain.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// Tests of the TMeasy tire (include/fleetdyn/physics/tire_tmeasy.h), steady state: the vertical
+// Tests of the TMeasy tire (include/fleetdyn/physics/core/tire_tmeasy.h), steady state: the vertical
 // force and rolling radius, characteristic curves against the HMMWV data, combined slip and
 // friction scaling. The transient dynamics are in test_tire_transient.cpp.
-#include "fleetdyn/physics/tire_tmeasy.h"
+#include "fleetdyn/physics/core/tire_tmeasy.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// Tests of the TMeasy tire (include/fleetdyn/physics/tire_tmeasy.h), dynamics: the transient
+// Tests of the TMeasy tire (include/fleetdyn/physics/core/tire_tmeasy.h), dynamics: the transient
 // deflection at speed and at standstill, zero load, wheel spin with an unsprung mass, and the
 // aligning moment.
-#include "fleetdyn/physics/tire_tmeasy.h"
+#include "fleetdyn/physics/core/tire_tmeasy.h"
 
 #include <gtest/gtest.h>
 

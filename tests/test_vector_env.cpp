@@ -11,7 +11,7 @@
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/ce_model.h"
+#include "fleetdyn/physics/ce/ce_model.h"
 #include "fleetdyn/physics/env/env_config.h"
 #include "fleetdyn/vector_env.h"
 #include "fleetdyn/vehicle.h"
@@ -144,7 +144,7 @@ TEST(VectorEnv, SameStepAutoresetReturnsTheFinalAndTheNewObservation) {
 TEST(VectorEnv, RandomizedParametersStayInTheirRangesAndAreFreshEachEpisode) {
   VectorEnvConfig c = small_config(256);
   VectorEnv env(c);
-  const VehicleParams<double> base = hmmwv_params();
+  const StrutParams<double> base = hmmwv_params();
   std::vector<double> all_mu;
   for (int episode = 0; episode < 3; ++episode) {
     if (episode > 0) env.reset();
@@ -292,7 +292,7 @@ TEST(VectorEnv, NonFiniteActionsAreRejectedAndNoEnvSteps) {
 }
 
 TEST(VectorEnv, ADivergingEnvEndsItsEpisodeAndLeavesTheOthersAlone) {
-  VehicleParams<double> unstable = hmmwv_params();
+  StrutParams<double> unstable = hmmwv_params();
   unstable.link_stiffness = 1.0e9;  // beyond RK4's limit at 1 ms (test_backend_parity)
   VectorEnvConfig c = small_config(3);
   c.use_default_randomization = false;

@@ -39,7 +39,7 @@ const Bad kBad[] = {
 
 TEST(VehicleParamChecks, FinalizeRefusesEveryBadValue) {
   for (const Bad& b : kBad) {
-    VehicleParams<double> p = hmmwv_params();
+    StrutParams<double> p = hmmwv_params();
     *vehicle_param_ptr(p, b.field) = b.value;
     EXPECT_EQ(error_of([&] { finalize_vehicle_params(p); }), std::string("vehicle parameters: ") + b.expected) << b.field;
   }
@@ -48,7 +48,7 @@ TEST(VehicleParamChecks, FinalizeRefusesEveryBadValue) {
 // Every field of the table is checked: each one set to NaN is refused, by name.
 TEST(VehicleParamChecks, EveryFieldIsChecked) {
   for (const VehicleParamField& f : vehicle_param_fields()) {
-    VehicleParams<double> p = hmmwv_params();
+    StrutParams<double> p = hmmwv_params();
     *vehicle_param_ptr(p, f.name) = std::nan("");
     const std::string e = error_of([&] { finalize_vehicle_params(p); });
     EXPECT_NE(e.find(std::string(f.name) + " = nan"), std::string::npos) << f.name << ": " << e;
@@ -57,7 +57,7 @@ TEST(VehicleParamChecks, EveryFieldIsChecked) {
 
 TEST(VehicleParamChecks, BatchRefusesAnUncheckedSet) {
   for (const Bad& b : kBad) {
-    VehicleParams<double> bad = hmmwv_params();
+    StrutParams<double> bad = hmmwv_params();
     *vehicle_param_ptr(bad, b.field) = b.value;  // no finalize
     BatchOptions o;
     o.backend = BackendKind::Cpu;
@@ -101,7 +101,7 @@ TEST(VehicleParamChecks, VectorEnvBaseParametersAreChecked) {
     EXPECT_NE(e, "") << b.field << " = " << b.value << " accepted";
   }
   // A whole parameter set that skipped finalize.
-  VehicleParams<double> bad = hmmwv_params();
+  StrutParams<double> bad = hmmwv_params();
   bad.tire.mu = std::nan("");
   EXPECT_NE(error_of([&] { env.set_base_params({bad}); }).find("tire.mu = nan is outside [0.05, 3]"), std::string::npos);
 }

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "fleetdyn/physics/tire_tmeasy.h"
+#include "fleetdyn/physics/core/tire_tmeasy.h"
 
 namespace fleetdyn {
 namespace test {

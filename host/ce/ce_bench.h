@@ -1,7 +1,7 @@
 // `fleetdyn bench` for the ce model (CeHost::Bench); as host/strut/strut_bench.h.
 #pragma once
 
-#include "host/bench_ops.h"  // first: before the physics headers
+#include "host/cli/bench_ops.h"  // first: before the physics headers
 
 #include <vector>
 
@@ -10,7 +10,7 @@
 namespace fleetdyn {
 
 struct CeBench {
-  using Counted = bench_ops::Counted;  // the counting scalar (host/bench_ops.h)
+  using Counted = bench_ops::Counted;  // the counting scalar (host/cli/bench_ops.h)
   using OpCounts = bench_ops::OpCounts;
   using Model = CeModel;
   template <class T>

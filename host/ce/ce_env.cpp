@@ -10,7 +10,7 @@
 #include "fleetdyn/ce.h"
 #include "fleetdyn/ce_fields.h"
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/ce_rest.h"
+#include "fleetdyn/physics/ce/ce_rest.h"
 
 namespace fleetdyn {
 

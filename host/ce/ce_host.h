@@ -12,8 +12,8 @@
 #include "fleetdyn/ce_fields.h"
 #include "fleetdyn/error.h"
 #include "fleetdyn/pgs_vehicle.h"
-#include "fleetdyn/physics/ce_batch.h"
-#include "host/vehicle_snapshot.h"
+#include "fleetdyn/physics/ce/ce_batch.h"
+#include "host/batch/vehicle_snapshot.h"
 
 namespace fleetdyn {
 
@@ -24,7 +24,7 @@ inline constexpr RigidStateLayout ce_rigid_state{ce::kPos, ce::kQuat, ce::kVel, 
 
 struct CeHost {
   static constexpr VehicleModel kModel = VehicleModel::Ce;
-  using Model = CeModel;             // kernel traits (physics/ce_batch.h)
+  using Model = CeModel;             // kernel traits (physics/ce/ce_batch.h)
   using Params = CeParams<double>;   // the parameters named in scenarios and results.csv
   using Def = Params;                // what Batch's constructor takes per vehicle
   static constexpr const char* kParamsTypeName = "CeParams";  // Params in the Python API
@@ -64,7 +64,7 @@ struct CeHost {
   // Vehicle v's parameters as a batch holds them.
   static const Params& batch_params(const Batch& b, int v) { return b.ce_params(v); }
 
-  // ---- a batch's vehicles (host/batch_model.h) ----
+  // ---- a batch's vehicles (host/batch/batch_model.h) ----
   struct Vehicles {
     std::vector<Params> params;
   };
@@ -72,7 +72,7 @@ struct CeHost {
   static size_t count(const Vehicles& vs) { return vs.params.size(); }
   static const VehicleCommon<double>& common(const Vehicles& vs, int v) { return common(vehicle_entry(vs.params, v)); }
   static const Params& checked_params(const Vehicles& vs, int v) { return vehicle_entry(vs.params, v); }
-  static const VehicleParams<double>* strut_params(const Vehicles&, int) { return nullptr; }
+  static const StrutParams<double>* strut_params(const Vehicles&, int) { return nullptr; }
   static const CeParams<double>* ce_params(const Vehicles& vs, int v) { return &vehicle_entry(vs.params, v); }
   static const PgsVehicleParams<double>* pgs_params(const Vehicles&, int) { return nullptr; }
   static void prepare(Vehicles&, const BatchOptions&, const TerrainDesc<double>&) {}

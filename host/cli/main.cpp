@@ -14,10 +14,10 @@
 #include <iostream>
 #include <string>
 
-#include "host/bench_job.h"
-#include "host/kinematics_job.h"
-#include "host/params_job.h"
-#include "host/run_job.h"
+#include "host/cli/bench_job.h"
+#include "host/cli/kinematics_job.h"
+#include "host/cli/params_job.h"
+#include "host/cli/run_job.h"
 
 int main(int argc, char** argv) {
   using namespace fleetdyn;
@@ -130,13 +130,6 @@ int main(int argc, char** argv) {
     if (kin_out_opt->count() > 0) kin.out = kin_out;
     return kinematics_command(kin, std::cout, std::cerr);
   }
-  if (*bench_cmd) {
-#if defined(FLEETDYN_HAVE_BENCH_JOB) && FLEETDYN_HAVE_BENCH_JOB
-    return run_bench_job(bench, std::cout);
-#else
-    std::cerr << "fleetdyn bench: not available in this build (host/bench_job.cpp was not built)\n";
-    return kExitFailure;
-#endif
-  }
+  if (*bench_cmd) return run_bench_job(bench, std::cout);
   return kExitBadInput;  // unreachable: a subcommand is required
 }

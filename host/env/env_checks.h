@@ -28,7 +28,7 @@ inline std::string randomize_field(size_t r, const ParamRandomization& pr) {
   return "randomize[" + std::to_string(r) + "] (" + pr.name + ")";
 }
 
-// A model's field by name (Host: its host traits, host/vehicle_models.h).
+// A model's field by name (Host: its host traits, host/batch/vehicle_models.h).
 template <class Host>
 const VehicleParamField& param_field(const std::string& name) {
   for (const VehicleParamField& f : Host::fields()) {

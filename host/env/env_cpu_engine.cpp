@@ -9,7 +9,7 @@
 #include "fleetdyn/physics/env/env_episode.h"
 #include "host/env/env_storage.h"
 #include "host/env/strut_env_lanes.h"
-#include "host/thread_pool.h"
+#include "host/backend/thread_pool.h"
 
 namespace fleetdyn {
 namespace {

@@ -12,7 +12,7 @@
 #include "host/ce/ce_env.h"
 #include "host/env/env_checks.h"
 #include "host/strut/strut_env.h"
-#include "host/vehicle_models.h"
+#include "host/batch/vehicle_models.h"
 
 namespace fleetdyn {
 namespace env_checks {

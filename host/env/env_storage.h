@@ -10,7 +10,7 @@
 
 #include "fleetdyn/physics/env/env_view.h"
 #include "fleetdyn/vector_env.h"
-#include "host/batch_storage.h"
+#include "host/batch/batch_storage.h"
 
 namespace fleetdyn {
 

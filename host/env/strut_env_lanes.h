@@ -1,8 +1,8 @@
 // The CPU's SIMD form of the vector env's physics for the strut model: W consecutive envs step
-// their `decimation` physics steps together, one per lane (host/lanes.h), through the same
+// their `decimation` physics steps together, one per lane (host/backend/lanes.h), through the same
 // templated strut_step the scalar path and the GPU run; the actuators follow their commands in
 // lanes; the sanity check, the lift clock and the origin rebase run per lane through its
-// env::EnvRun (the scalar path's phases, in host/vehicle_lanes.h's lane loop), and the rest of
+// env::EnvRun (the scalar path's phases, in host/backend/vehicle_lanes.h's lane loop), and the rest of
 // the env step (reward, termination, observation, autoreset) through the scalar finish_env_step. The lane form of env::advance_env
 // (physics/env/env_episode.h), like strut_run_lanes is of run_vehicle.
 //
@@ -13,8 +13,8 @@
 #pragma once
 
 #include "fleetdyn/physics/env/env_episode.h"
-#include "host/strut_lanes.h"
-#include "host/vehicle_lanes.h"
+#include "host/strut/strut_lanes.h"
+#include "host/backend/vehicle_lanes.h"
 
 namespace fleetdyn {
 
@@ -25,7 +25,7 @@ inline void strut_env_step_lanes(const EnvView<StrutModel, T>& e, int first) {
   const int n = e.env_count;
   env::EnvRun<StrutModel, T> run[W];
   T command[W][3], change[W][3];
-  VehicleParams<L> params;
+  StrutParams<L> params;
   L lane_command[3];
   bool live[W];  // an env of the group still advancing (padding lanes never are)
   for (int i = 0; i < W; ++i) {

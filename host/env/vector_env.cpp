@@ -14,10 +14,10 @@
 #include "fleetdyn/ce.h"
 #include "fleetdyn/ce_fields.h"
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/ce_rest.h"
+#include "fleetdyn/physics/ce/ce_rest.h"
 #include "fleetdyn/vehicle.h"
-#include "host/convert_scalars.h"
-#include "host/cuda_engine.h"
+#include "host/batch/convert_scalars.h"
+#include "host/backend/cuda_engine.h"
 #include "host/env/env_models.h"
 #include "host/env/env_storage.h"
 
@@ -146,7 +146,7 @@ class TypedEnv {
   virtual Outputs outputs() = 0;
   virtual Outputs host_outputs() = 0;  // after fetch()
   // The base parameters of the env's model (the VectorEnv checked which it is).
-  virtual void set_base_params(const std::vector<VehicleParams<double>>& params) = 0;
+  virtual void set_base_params(const std::vector<StrutParams<double>>& params) = 0;
   virtual void set_base_params(const std::vector<CeParams<double>>& params) = 0;
   virtual std::vector<double> episode_param(int index) = 0;  // after fetch()
   virtual std::vector<double> state() = 0;                   // after fetch()
@@ -186,7 +186,7 @@ class TypedEnvImpl final : public TypedEnv {
   std::string device_name() const override { return engine_->device_name(); }
   Outputs outputs() override { return outputs_of(engine_->buffers(host_)); }
   Outputs host_outputs() override { return outputs_of(host_.view()); }
-  void set_base_params(const std::vector<VehicleParams<double>>& params) override { set_base(params); }
+  void set_base_params(const std::vector<StrutParams<double>>& params) override { set_base(params); }
   void set_base_params(const std::vector<CeParams<double>>& params) override { set_base(params); }
   std::vector<double> episode_param(int index) override {
     std::vector<double> values;
@@ -448,7 +448,7 @@ void set_base_params_of(VectorEnv::Impl& m, int num_envs, const std::vector<P>& 
 }
 }  // namespace
 
-void VectorEnv::set_base_params(const std::vector<VehicleParams<double>>& params) {
+void VectorEnv::set_base_params(const std::vector<StrutParams<double>>& params) {
   set_base_params_of(*impl_, num_envs(), params);
 }
 

@@ -1,7 +1,7 @@
 // `fleetdyn bench` for the pgs model (PgsHost::Bench); as host/strut/strut_bench.h.
 #pragma once
 
-#include "host/bench_ops.h"  // first: before the physics headers
+#include "host/cli/bench_ops.h"  // first: before the physics headers
 
 #include <vector>
 
@@ -12,7 +12,7 @@ namespace fleetdyn {
 
 // The pgs model's vehicle: ce's HMMWV as 17 bodies (fleetdyn/pgs_vehicle.h), 30 fixed sweeps.
 struct PgsBench {
-  using Counted = bench_ops::Counted;  // the counting scalar (host/bench_ops.h)
+  using Counted = bench_ops::Counted;  // the counting scalar (host/cli/bench_ops.h)
   using OpCounts = bench_ops::OpCounts;
   using Model = PgsVehicleModel;
   template <class T>

@@ -5,7 +5,7 @@
 // runs all requested steps there, and scatters them back: the strided layout suits the GPU's
 // coalescing, not a CPU core's cache lines.
 #include "host/pgs/pgs_engine.h"
-#include "host/thread_pool.h"
+#include "host/backend/thread_pool.h"
 #include "fleetdyn/physics/pgs/step.h"
 
 namespace fleetdyn {

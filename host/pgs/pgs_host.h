@@ -12,9 +12,9 @@
 #include "fleetdyn/batch.h"
 #include "fleetdyn/error.h"
 #include "fleetdyn/pgs_vehicle.h"
-#include "fleetdyn/physics/pgs_vehicle_batch.h"
+#include "fleetdyn/physics/pgs/pgs_vehicle_batch.h"
 #include "host/ce/ce_host.h"
-#include "host/vehicle_snapshot.h"
+#include "host/batch/vehicle_snapshot.h"
 
 namespace fleetdyn {
 
@@ -22,7 +22,7 @@ struct PgsBench;  // host/pgs/pgs_bench.h
 
 struct PgsHost {
   static constexpr VehicleModel kModel = VehicleModel::Pgs;
-  using Model = PgsVehicleModel;    // kernel traits (physics/pgs_vehicle_batch.h)
+  using Model = PgsVehicleModel;    // kernel traits (physics/pgs/pgs_vehicle_batch.h)
   using Params = CeParams<double>;  // the parameters named in scenarios and results.csv: ce's
   using Def = PgsVehicleDef;        // what Batch's constructor takes per vehicle
   static constexpr const char* kParamsTypeName = "CeParams";  // Params in the Python API
@@ -63,7 +63,7 @@ struct PgsHost {
   // Vehicle v's ce parameters as a batch holds them (pgs_vehicle_rest_params).
   static const Params& batch_params(const Batch& b, int v) { return b.ce_params(v); }
 
-  // ---- a batch's vehicles (host/batch_model.h) ----
+  // ---- a batch's vehicles (host/batch/batch_model.h) ----
   struct Vehicles {
     std::vector<Def> defs;
     std::vector<CeParams<double>> ce;                // the vehicles the bodies are built from
@@ -78,7 +78,7 @@ struct PgsHost {
   static size_t count(const Vehicles& vs) { return vs.defs.size(); }
   static const VehicleCommon<double>& common(const Vehicles& vs, int v) { return CeHost::common(vehicle_entry(vs.defs, v).vehicle); }
   static const Params& checked_params(const Vehicles& vs, int v) { return vehicle_entry(vs.defs, v).vehicle; }
-  static const VehicleParams<double>* strut_params(const Vehicles&, int) { return nullptr; }
+  static const StrutParams<double>* strut_params(const Vehicles&, int) { return nullptr; }
   static const CeParams<double>* ce_params(const Vehicles& vs, int v) { return &vehicle_entry(vs.ce, v); }
   static const PgsVehicleParams<double>* pgs_params(const Vehicles& vs, int v) { return &vehicle_entry(vs.bodies, v); }
   // The bodies and joints for the batch's pgs step (BatchOptions::step / substeps).

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 
 namespace fleetdyn {
 namespace {

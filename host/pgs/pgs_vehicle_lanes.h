@@ -1,5 +1,5 @@
 // The CPU backend's vectorized runner of the pgs vehicle: W consecutive vehicles stepped
-// together, their Gauss-Seidel sweeps (about 85 % of a step) in SIMD lanes (host/lanes.h).
+// together, their Gauss-Seidel sweeps (about 85 % of a step) in SIMD lanes (host/backend/lanes.h).
 //
 // A sweep is a chain of dependent row updates (each reads the velocities the one before wrote),
 // so one vehicle's sweep is bound by latency, not arithmetic. W vehicles in the lanes of one
@@ -11,7 +11,7 @@
 //
 // The lanes share one row table, so vehicles solve together only when their solver tables agree
 // (same wheel-contact mode, sweeps and coloring); otherwise each lane's sweeps run alone on its
-// own table. Independence as in host/strut_lanes.h: a vehicle's lane depends only on its index,
+// own table. Independence as in host/strut/strut_lanes.h: a vehicle's lane depends only on its index,
 // no operation mixes lanes (a row singular or NaN in one lane is a no-op or stays in it), so a
 // vehicle's result does not depend on the batch size or the thread count. With a fixed sweep
 // count (the vehicle's setting) the lanes run the scalar path's operations in the same order:
@@ -21,9 +21,9 @@
 #include <cstring>
 #include <vector>
 
-#include "fleetdyn/physics/pgs_vehicle_batch.h"
-#include "host/lanes.h"
-#include "host/vehicle_lanes.h"
+#include "fleetdyn/physics/pgs/pgs_vehicle_batch.h"
+#include "host/backend/lanes.h"
+#include "host/backend/vehicle_lanes.h"
 
 namespace fleetdyn {
 
@@ -39,7 +39,7 @@ inline bool same_pgs_solver(const PgsVehicleParams<T>& a, const PgsVehicleParams
          std::memcmp(a.color_begin, b.color_begin, sizeof(int) * (a.color_count + 1)) == 0;
 }
 
-// The pgs vehicle's lane stepper (host/vehicle_lanes.h): per lane the scalar phases of
+// The pgs vehicle's lane stepper (host/backend/vehicle_lanes.h): per lane the scalar phases of
 // pgs_vehicle_step, the sweeps of every substep in lanes.
 template <bool kDrivers, class T, int W>
 class PgsLaneStepper {
@@ -119,7 +119,7 @@ class PgsLaneStepper {
 };
 
 // Advance vehicles first .. first + W - 1 (those that exist and are running) by `steps` outer
-// steps; the lane form of run_vehicle (physics/batch_view.h).
+// steps; the lane form of run_vehicle (physics/core/batch_view.h).
 template <class T, int W>
 inline void pgs_run_lanes(const BatchView<PgsVehicleModel, T>& b, int first, int steps) {
   run_vehicle_lanes<PgsLaneStepper, PgsVehicleModel, T, W>(b, first, steps);

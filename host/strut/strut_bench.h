@@ -4,7 +4,7 @@
 // [-1, 1) per vehicle and salt.
 #pragma once
 
-#include "host/bench_ops.h"  // first: before the physics headers
+#include "host/cli/bench_ops.h"  // first: before the physics headers
 
 #include <vector>
 
@@ -13,15 +13,15 @@
 namespace fleetdyn {
 
 struct StrutBench {
-  using Counted = bench_ops::Counted;  // the counting scalar (host/bench_ops.h)
+  using Counted = bench_ops::Counted;  // the counting scalar (host/cli/bench_ops.h)
   using OpCounts = bench_ops::OpCounts;
   using Model = StrutModel;
   template <class T>
-  using Params = VehicleParams<T>;
+  using Params = StrutParams<T>;
   using Def = Params<double>;  // what a Batch is built from
   static const Params<double>& kernel_params(const Def& d, double) { return d; }
   static constexpr VehicleModel kModel = StrutHost::kModel;
-  static constexpr bool kHasSimd = true;  // CPU: SIMD lanes (host/strut_lanes.h) and the scalar path
+  static constexpr bool kHasSimd = true;  // CPU: SIMD lanes (host/strut/strut_lanes.h) and the scalar path
   static constexpr const char* kScatter = "mass +-5 %, CG height +-5 %, wheel rates +-10 %, friction +-10 %";
   static constexpr const char* kSteerMeaning = "road-wheel angle = steer x max_steer";
   static constexpr const char* kSteerShort = "";  // the log's headline: the usual meaning

@@ -17,9 +17,9 @@ struct StrutEnv {
   static constexpr const char* kWhat = "vehicle parameter";  // in messages: "unknown vehicle parameter 'x'"
   static constexpr const char* kConfigField = "vehicle";     // VectorEnvConfig's member
   static constexpr const char* kFieldsFunction = "vehicle_param_fields";  // lists the names
-  static constexpr const char* kParamsHint = "VehicleParams (e.g. hmmwv_params())";
-  static VehicleParams<double>& base(VectorEnvConfig& c) { return c.vehicle; }
-  static const VehicleParams<double>& base(const VectorEnvConfig& c) { return c.vehicle; }
+  static constexpr const char* kParamsHint = "StrutParams (e.g. hmmwv_params())";
+  static StrutParams<double>& base(VectorEnvConfig& c) { return c.vehicle; }
+  static const StrutParams<double>& base(const VectorEnvConfig& c) { return c.vehicle; }
   // The HMMWV where the config leaves the vehicle unset.
   static void default_base(VectorEnvConfig& c) {
     if (c.vehicle.total_mass == 0.0) c.vehicle = hmmwv_params();
@@ -44,9 +44,9 @@ struct StrutEnv {
   // Every draw inside the field's allowed range, and the worst corner (lightest vehicle with the
   // heaviest wheels, lowest CG with the largest tire) still a valid vehicle. The entries are
   // checked on their own before.
-  static void check_bases(const std::vector<ParamRandomization>& set, const std::vector<VehicleParams<double>>& bases) {
+  static void check_bases(const std::vector<ParamRandomization>& set, const std::vector<StrutParams<double>>& bases) {
     for (size_t b = 0; b < bases.size(); ++b) {
-      VehicleParams<double> worst = bases[b];
+      StrutParams<double> worst = bases[b];
       for (size_t r = 0; r < set.size(); ++r) {
         const ParamRandomization& pr = set[r];
         const auto [lo, hi] = env_checks::checked_draw_range<StrutHost>(pr, r, bases[b], b, bases.size());

@@ -1,6 +1,6 @@
 // Host traits of the strut model (docs/models/strut.md): everything the host decides for it, from
 // its parameters by name to placing a vehicle on the terrain and reading it back. Registered in
-// FLEETDYN_VEHICLE_MODELS (fleetdyn/vehicle_models.h); host/vehicle_models.h dispatches to it.
+// FLEETDYN_VEHICLE_MODELS (fleetdyn/vehicle_models.h); host/batch/vehicle_models.h dispatches to it.
 #pragma once
 
 #include <algorithm>
@@ -9,10 +9,10 @@
 
 #include "fleetdyn/batch.h"
 #include "fleetdyn/pgs_vehicle.h"
-#include "fleetdyn/physics/strut_batch.h"
-#include "fleetdyn/physics/strut_initial.h"
+#include "fleetdyn/physics/strut/strut_batch.h"
+#include "fleetdyn/physics/strut/strut_initial.h"
 #include "fleetdyn/vehicle.h"
-#include "host/vehicle_snapshot.h"
+#include "host/batch/vehicle_snapshot.h"
 
 namespace fleetdyn {
 
@@ -24,10 +24,10 @@ inline constexpr RigidStateLayout strut_rigid_state{strut::kPos, strut::kQuat, s
 
 struct StrutHost {
   static constexpr VehicleModel kModel = VehicleModel::Strut;
-  using Model = StrutModel;              // kernel traits (physics/strut_batch.h)
-  using Params = VehicleParams<double>;  // the parameters named in scenarios and results.csv
+  using Model = StrutModel;              // kernel traits (physics/strut/strut_batch.h)
+  using Params = StrutParams<double>;  // the parameters named in scenarios and results.csv
   using Def = Params;                    // what Batch's constructor takes per vehicle
-  static constexpr const char* kParamsTypeName = "VehicleParams";  // Params in the Python API
+  static constexpr const char* kParamsTypeName = "StrutParams";  // Params in the Python API
   static constexpr int kStateSize = kStrutStateSize;
   static constexpr bool kContactRequeryOptional = true;  // BatchOptions::requery_contact = false allowed
   static constexpr bool kHasEnv = true;                  // a vector env (fleetdyn/vector_env.h)
@@ -55,7 +55,7 @@ struct StrutHost {
   // Vehicle v's parameters as a batch holds them.
   static const Params& batch_params(const Batch& b, int v) { return b.params(v); }
 
-  // ---- a batch's vehicles (host/batch_model.h) ----
+  // ---- a batch's vehicles (host/batch/batch_model.h) ----
   struct Vehicles {
     std::vector<Params> params;
   };
@@ -63,7 +63,7 @@ struct StrutHost {
   static size_t count(const Vehicles& vs) { return vs.params.size(); }
   static const VehicleCommon<double>& common(const Vehicles& vs, int v) { return vehicle_entry(vs.params, v); }
   static const Params& checked_params(const Vehicles& vs, int v) { return vehicle_entry(vs.params, v); }
-  static const VehicleParams<double>* strut_params(const Vehicles& vs, int v) { return &vehicle_entry(vs.params, v); }
+  static const StrutParams<double>* strut_params(const Vehicles& vs, int v) { return &vehicle_entry(vs.params, v); }
   static const CeParams<double>* ce_params(const Vehicles&, int) { return nullptr; }
   static const PgsVehicleParams<double>* pgs_params(const Vehicles&, int) { return nullptr; }
   // Once the batch's options and terrain are known (nothing to build).

@@ -15,8 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "fleetdyn/error.h"
-#include "host/output_files.h"
-#include "host/svg_plot.h"
+#include "host/output/output_files.h"
+#include "host/output/svg_plot.h"
 #include "host/study/report_aggregates.h"
 #include "host/study/report_assets.h"  // generated from host/study/report_assets/
 #include "host/study/statistics.h"

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "fleetdyn/physics/math.h"
-#include "fleetdyn/physics/philox.h"
+#include "fleetdyn/physics/core/math.h"
+#include "fleetdyn/physics/core/philox.h"
 
 namespace fleetdyn::study {
 

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "fleetdyn/error.h"
-#include "host/output_files.h"
+#include "host/output/output_files.h"
 
 namespace fleetdyn::study {
 

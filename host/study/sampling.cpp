@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/philox.h"
+#include "fleetdyn/physics/core/philox.h"
 #include "host/study/sobol_directions.h"
 
 namespace fleetdyn::study {

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 
 namespace fleetdyn::study {
 

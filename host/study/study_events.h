@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "host/scenario.h"
+#include "host/scenario/scenario.h"
 
 namespace fleetdyn::study {
 

@@ -13,7 +13,7 @@
 #include <ostream>
 #include <string>
 
-#include "host/scenario.h"
+#include "host/scenario/scenario.h"
 
 namespace fleetdyn::study {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "host/model_params.h"
-#include "host/output_files.h"
+#include "host/batch/model_params.h"
+#include "host/output/output_files.h"
 #include "host/study/trajectories_h5.h"
 
 namespace fleetdyn::study {
@@ -31,7 +31,7 @@ const ExtraName kExtraNames[] = {
     {"driver.amplitude", "-", -1.0, 1.0, SampleTarget::DriverAmplitude},
     {"driver.rate", "1/s", 1.0e-6, 1.0e3, SampleTarget::DriverRate},
     {"driver.start_time", "s", 0.0, 1.0e6, SampleTarget::DriverStartTime},
-    // The sample's own terrain (a TerrainVariation of the batch's, physics/terrain.h).
+    // The sample's own terrain (a TerrainVariation of the batch's, physics/core/terrain.h).
     {"terrain.class", "-", 1.0, 8.0, SampleTarget::TerrainClass},
     {"terrain.roughness", "m^3", 1.0e-9, 1.0, SampleTarget::TerrainRoughness},
     {"terrain.relief_scale", "-", -100.0, 100.0, SampleTarget::TerrainReliefScale},

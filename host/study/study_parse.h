@@ -3,8 +3,8 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "host/scenario.h"
-#include "host/yaml_input.h"
+#include "host/scenario/scenario.h"
+#include "host/scenario/yaml_input.h"
 
 namespace fleetdyn::study {
 

@@ -31,7 +31,7 @@
 //   terrain.mu_scale [-]      the surface's friction factor (applied through the tire's mu,
 //                             which it multiplies; the terrain itself is shared by the batch)
 //   driver.amplitude [-], driver.rate [1/s], driver.start_time [s]   a programmed driver's
-//                             (fishhook, sine_with_dwell, j_turn, step_steer; host/scenario_driver.h)
+//                             (fishhook, sine_with_dwell, j_turn, step_steer; host/scenario/scenario_driver.h)
 //   terrain.class [-]         rough_road: the sample's ISO 8608 class, A = 1 .. H = 8 (choice
 //                             values, fixed values and uniform bounds may be written as letters:
 //                             {dist: choice, values: [C, D]}); fractional classes lie between two
@@ -43,7 +43,7 @@
 //                             on a per-sample rough road this replaces the automatic shift
 //   The rough road's class or roughness and every sample's stretch of it vary per sample without
 //   regenerating the road: the batch holds one periodic tile and each vehicle a TerrainVariation
-//   (shift, height scale; physics/terrain.h). The tile's shape (length, width, dx, dy, seed)
+//   (shift, height scale; physics/core/terrain.h). The tile's shape (length, width, dx, dy, seed)
 //   cannot be sampled.
 //
 // Events (0/1 per sample; samples.csv's last columns, probabilities in summary.json):

@@ -7,10 +7,10 @@
 #include <numeric>
 #include <sstream>
 
-#include "host/output_files.h"
-#include "host/progress.h"
-#include "host/run_job.h"
-#include "host/scenario_json.h"
+#include "host/output/output_files.h"
+#include "host/output/progress.h"
+#include "host/cli/run_job.h"
+#include "host/scenario/scenario_json.h"
 #include "host/study/sample_setup.h"
 #include "host/study/study_events.h"
 #include "host/study/statistics.h"

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "host/scenario.h"
+#include "host/scenario/scenario.h"
 #include "host/study/report.h"
 #include "host/study/samples_file.h"
 

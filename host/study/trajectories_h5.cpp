@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "fleetdyn/error.h"
-#include "host/output_files.h"
+#include "host/output/output_files.h"
 
 #if defined(FLEETDYN_HAS_HDF5)
 #include <hdf5.h>

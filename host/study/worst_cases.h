@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "host/scenario.h"
+#include "host/scenario/scenario.h"
 #include "host/study/report.h"
 
 namespace fleetdyn::study {

@@ -17,7 +17,7 @@
 // (closed loop: pure pursuit or Stanley steering and a PI speed controller on a path), or
 // set_steer_program (NHTSA fishhook with its roll-rate-timed countersteer, FMVSS 126 sine with
 // dwell, J-turn, step steer). Drivers run per vehicle inside the step loop, on the device too
-// (physics/driver.h); the open-loop modes do no driver work. fleetdyn/driver.h has the path and
+// (physics/drivers/driver.h); the open-loop modes do no driver work. fleetdyn/driver.h has the path and
 // program builders; docs/design/drivers.md the definitions and their sources.
 #pragma once
 
@@ -28,9 +28,9 @@
 
 #include "fleetdyn/backend.h"
 #include "fleetdyn/driver.h"
-#include "fleetdyn/physics/driveline.h"
-#include "fleetdyn/physics/driver.h"
-#include "fleetdyn/physics/terrain.h"
+#include "fleetdyn/physics/core/driveline.h"
+#include "fleetdyn/physics/drivers/driver.h"
+#include "fleetdyn/physics/core/terrain.h"
 #include "fleetdyn/vehicle_models.h"
 
 namespace fleetdyn {
@@ -38,7 +38,7 @@ namespace fleetdyn {
 // The models' parameter types: fleetdyn/vehicle.h (strut, and the strut-only read-backs
 // energy() and diagnostics()), fleetdyn/ce.h, fleetdyn/pgs_vehicle.h.
 template <class T>
-struct VehicleParams;
+struct StrutParams;
 template <class T>
 struct CeParams;
 template <class T>
@@ -54,7 +54,7 @@ struct TerrainSpec {
   TerrainDesc<double> desc = default_terrain_desc<double>();
   std::vector<double> heightfield;  // row-major hf_ny x hf_nx heights when desc.kind == Heightfield
   // Empty (every vehicle meets desc), or one per vehicle: vehicle v meets desc moved and scaled by
-  // variation[v] (physics/terrain.h; a Monte Carlo sample's own stretch and roughness of a road).
+  // variation[v] (physics/core/terrain.h; a Monte Carlo sample's own stretch and roughness of a road).
   std::vector<TerrainVariation<double>> variation;
 };
 
@@ -110,7 +110,7 @@ class Batch {
   // A strut batch. params: length 1 (shared) or vehicle_count (each finalized; see
   // finalize_vehicle_params). Throws fleetdyn::Error on bad arguments, or when CUDA is
   // requested but unavailable.
-  Batch(std::vector<VehicleParams<double>> params, int vehicle_count, TerrainSpec terrain, BatchOptions options = {});
+  Batch(std::vector<StrutParams<double>> params, int vehicle_count, TerrainSpec terrain, BatchOptions options = {});
   // A ce batch, the same otherwise (params from hmmwv_ce_params() / make_ce_params()).
   Batch(std::vector<CeParams<double>> params, int vehicle_count, TerrainSpec terrain, BatchOptions options = {});
   // A pgs batch: the ce vehicle in maximal coordinates (fleetdyn/pgs_vehicle.h). Its step is
@@ -128,7 +128,7 @@ class Batch {
   Precision precision() const;
   const std::string& device_name() const;  // e.g. "cpu (2 threads)" or the GPU's name
   const BatchOptions& options() const;
-  const VehicleParams<double>& params(int vehicle) const;  // strut only; throws for ce and pgs
+  const StrutParams<double>& params(int vehicle) const;  // strut only; throws for ce and pgs
   // Any model: the tire, driveline, brakes and gravity every model shares (VehicleCommon).
   const VehicleCommon<double>& common_params(int vehicle) const;
   const CeParams<double>& ce_params(int vehicle) const;  // ce; pgs: pgs_vehicle_rest_params; throws for strut
@@ -164,7 +164,7 @@ class Batch {
   std::vector<double> origins();     // [2][N]
   std::vector<double> metrics();     // [kMetricCount][N]
   std::vector<int> status();
-  // [kDriverStateSize][N] (physics/driver.h, driver::StateIndex: e.g. the signed lateral error,
+  // [kDriverStateSize][N] (physics/drivers/driver.h, driver::StateIndex: e.g. the signed lateral error,
   // the last commands, the fishhook's countersteer time); empty before a driver was set.
   std::vector<double> driver_state();
   double time(int vehicle);

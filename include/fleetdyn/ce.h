@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "fleetdyn/physics/ce_model.h"
-#include "fleetdyn/physics/ce_params.h"
+#include "fleetdyn/physics/ce/ce_model.h"
+#include "fleetdyn/physics/ce/ce_params.h"
 #include "fleetdyn/suspension.h"
 #include "fleetdyn/vehicle.h"
 
@@ -15,13 +15,13 @@ namespace fleetdyn {
 // one (Chrono's own free lengths leave it 5 cm (front) and 10 cm (rear, touching the rebound
 // stop) in droop: ce_balance_springs_at_design), the piecewise shock,
 // the stops, and the shared tire/driveline/brakes of hmmwv_params(). Values and their sources are
-// documented in docs/models/ce.md and host/ce_params.cpp.
+// documented in docs/models/ce.md and host/ce/ce_params.cpp.
 CeParams<double> hmmwv_ce_params();
 
 // Build ce parameters from a suspension design, body data, and from `vehicle` its shared part
 // (tire, driveline, brakes, gravity) and the stop force table. (hmmwv_ce_params() is this with
 // the HMMWV's data.)
-CeParams<double> make_ce_params(const SuspensionDesign& design, const VehicleParams<double>& vehicle);
+CeParams<double> make_ce_params(const SuspensionDesign& design, const StrutParams<double>& vehicle);
 
 template <class T>
 CeParams<T> convert_ce_params(const CeParams<double>& p);
@@ -53,6 +53,6 @@ std::vector<double> ce_place_on_terrain(const CeParams<double>& p, const std::ve
 StepAnalysis ce_step_analysis(const CeParams<double>& p);
 
 // The strut model's lumped parameters for the vehicle a CeParams describes (same total mass, sprung COM, wheel positions at rest, wheel rates k_spring MR^2 and damping c MR^2 with motion ratios taken from the ce kinematics at design, spin inertia, tire and driveline), so the two models can be compared on the same vehicle.
-VehicleParams<double> strut_equivalent_params(const CeParams<double>& p);
+StrutParams<double> strut_equivalent_params(const CeParams<double>& p);
 
 }  // namespace fleetdyn

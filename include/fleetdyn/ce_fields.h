@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "fleetdyn/physics/ce_params.h"
+#include "fleetdyn/physics/ce/ce_params.h"
 #include "fleetdyn/vehicle_common.h"  // VehicleParamField, check_vehicle_common
 
 namespace fleetdyn {
@@ -22,7 +22,7 @@ namespace fleetdyn {
 // One row per overridable scalar of the ce model's own: X(name, member, unit, min, max,
 // description). Ranges reject nonsense (negative masses, friction above 3 ...), not unusual
 // vehicles. The shared rows (tire, driveline, brakes, gravity) are FLEETDYN_VEHICLE_COMMON_FIELDS
-// (physics/vehicle_common.h), the same as the strut model's. ce has its own masses, geometry,
+// (physics/core/vehicle_common.h), the same as the strut model's. ce has its own masses, geometry,
 // springs, wheel spin inertia and steering (its max_steer is the Pitman arm angle, not the strut's
 // road-wheel angle). Per-axle rows (name suffix sfx, axle i, w names the axle in the
 // description): _front is axle[0], _rear axle[1].

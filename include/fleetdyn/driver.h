@@ -1,6 +1,6 @@
 // Closed-loop and programmed drivers of a batch, host side: what Batch::set_path_driver and
 // Batch::set_steer_program take, and builders for the standard paths and steer programs.
-// The per-vehicle logic that runs on the device is in physics/driver.h; definitions and
+// The per-vehicle logic that runs on the device is in physics/drivers/driver.h; definitions and
 // sources in docs/design/drivers.md.
 //
 //   batch.set_path_driver({fleetdyn::circle_path(30.0, 8.0)});            // ISO 4138 circle at 8 m/s
@@ -14,7 +14,7 @@
 #include <cmath>
 #include <vector>
 
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 
 namespace fleetdyn {
 
@@ -135,7 +135,7 @@ enum class SteerProgramKind {
   SineWithDwell,  // FMVSS 126 sine with dwell
 };
 
-// One vehicle's steer program (physics/steer_program.h). Steer in normalized input units.
+// One vehicle's steer program (physics/drivers/steer_program.h). Steer in normalized input units.
 struct SteerProgram {
   SteerProgramKind kind = SteerProgramKind::RampHold;
   double start_time = 0.5;     // [s] start of the first steer

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "fleetdyn/backend.h"  // BackendKind, Precision, cuda_available
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/pgs/model.h"
 
 namespace fleetdyn {

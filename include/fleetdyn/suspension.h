@@ -1,12 +1,12 @@
 // Suspension design of the ce model (host API): hardpoints, steering mechanism, and the
-// per-corner kinematic geometry built from them (physics in fleetdyn/physics/ce_kinematics.h).
+// per-corner kinematic geometry built from them (physics in fleetdyn/physics/ce/ce_kinematics.h).
 #pragma once
 
 #include <string>
 
-#include "fleetdyn/physics/ce_kinematics.h"
-#include "fleetdyn/physics/suspension_geometry.h"
-#include "fleetdyn/physics/vehicle_params.h"
+#include "fleetdyn/physics/ce/ce_kinematics.h"
+#include "fleetdyn/physics/ce/suspension_geometry.h"
+#include "fleetdyn/physics/strut/strut_params.h"
 
 namespace fleetdyn {
 
@@ -52,7 +52,7 @@ double toe_in_angle(const CornerPose<double>& pose, double side);
 
 const char* corner_name(int corner);  // "FL", "FR", "RL", "RR"
 
-// The strut model's linkage curves (VehicleParams::linkage, physics/strut_linkage.h) from a
+// The strut model's linkage curves (StrutParams::linkage, physics/strut/strut_linkage.h) from a
 // suspension: per axle (its left corner; the right must mirror it) the wheel-centre migration,
 // camber, toe and coil length against the wheel travel, tabulated from the stop in rebound to
 // the stop in bump of `p` (rebound_travel_*, bump_travel_*) plus kLinkageTravelMargin on each
@@ -61,6 +61,6 @@ const char* corner_name(int corner);  // "FL", "FR", "RL", "RR"
 // spring does not shorten monotonically in bump, the sides are not mirror images, or a curve
 // cannot be fitted. Does not switch linkage_geometry or progressive_spring on.
 constexpr double kLinkageTravelMargin = 0.03;  // [m]
-void tabulate_strut_linkage(const CeSuspension<double>& s, VehicleParams<double>& p);
+void tabulate_strut_linkage(const CeSuspension<double>& s, StrutParams<double>& p);
 
 }  // namespace fleetdyn

@@ -43,8 +43,8 @@
 #include <vector>
 
 #include "fleetdyn/batch.h"
-#include "fleetdyn/physics/ce_params.h"
-#include "fleetdyn/physics/vehicle_params.h"
+#include "fleetdyn/physics/ce/ce_params.h"
+#include "fleetdyn/physics/strut/strut_params.h"
 #include "fleetdyn/rough_road.h"
 
 namespace fleetdyn {
@@ -58,7 +58,7 @@ enum class MemorySpace { Host, Device };
 
 // A parameter drawn anew at every reset, uniform in [lo, hi], as a value or (relative) as a
 // factor on the env's base value. strut: any scalar of FLEETDYN_VEHICLE_PARAM_FIELDS
-// (physics/vehicle_params.h); derived fields (static loads, preloads, inertias' reciprocals ...)
+// (physics/strut/strut_params.h); derived fields (static loads, preloads, inertias' reciprocals ...)
 // follow. ce: the scalars of FLEETDYN_CE_PARAM_FIELDS (fleetdyn/ce_fields.h) except the stops,
 // travel limits and max_steer (env_randomizable_params(parse_model("ce")) lists them); each
 // episode starts at the rest state of the parameters it drew.
@@ -78,7 +78,7 @@ struct VectorEnvConfig {
   bool cpu_simd = true;         // CPU backend: strut physics of 4 (fp64) or 8 (fp32) envs at once in SIMD
                                 // lanes; the ce model always runs the scalar path (the GPU's code)
   uint64_t seed = 0;
-  VehicleParams<double> vehicle = {};  // strut: base parameters of every env; total_mass == 0: the HMMWV
+  StrutParams<double> vehicle = {};  // strut: base parameters of every env; total_mass == 0: the HMMWV
   CeParams<double> ce_vehicle = {};    // ce: base parameters of every env; chassis_mass == 0: the HMMWV
                                        // (hmmwv_ce_params())
   // Time. Negative: the default.
@@ -201,8 +201,8 @@ class VectorEnv {
 
   // Parameters. The base set (length 1 or num_envs, each finalized) is what randomization draws
   // around; without randomization each env runs exactly its base values. Take effect at each
-  // env's next reset. The overload of the env's model (strut: VehicleParams, ce: CeParams).
-  void set_base_params(const std::vector<VehicleParams<double>>& params);
+  // env's next reset. The overload of the env's model (strut: StrutParams, ce: CeParams).
+  void set_base_params(const std::vector<StrutParams<double>>& params);
   void set_base_params(const std::vector<CeParams<double>>& params);
   // One named parameter of every env's base set (values: length 1 or num_envs).
   void set_base_param(const std::string& name, const std::vector<double>& values);

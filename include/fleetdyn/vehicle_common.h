@@ -1,10 +1,10 @@
-// The parameters every vehicle model shares (physics/vehicle_common.h), host API: the row of a
+// The parameters every vehicle model shares (physics/core/vehicle_common.h), host API: the row of a
 // model's field table by name, and the check of the shared part.
 #pragma once
 
 #include <string>
 
-#include "fleetdyn/physics/vehicle_common.h"
+#include "fleetdyn/physics/core/vehicle_common.h"
 
 namespace fleetdyn {
 
@@ -20,7 +20,7 @@ struct VehicleParamField {
 // FLEETDYN_VEHICLE_COMMON_FIELDS finite and within its [min, max]. Throws fleetdyn::Error
 // "WHAT: FIELD = VALUE UNIT is outside [MIN, MAX]" ("FIELD = ..." for an empty `what`), the
 // numbers to `digits` significant digits (strut's messages have 6, ce's 9). The shared derived
-// fields are derive_vehicle_common's (physics/vehicle_common.h), called by each model's finalize.
+// fields are derive_vehicle_common's (physics/core/vehicle_common.h), called by each model's finalize.
 void check_vehicle_common(const VehicleCommon<double>& p, const std::string& what = "", int digits = 6);
 
 }  // namespace fleetdyn

@@ -190,7 +190,7 @@ class VectorEnv(_Base):  # type: ignore[misc, valid-type]
         self._live_core().set_base_param(name, values)
 
     def set_base_params(self, params) -> None:
-        """Base parameters: one parameter object of the env's model (fleetdyn.VehicleParams for
+        """Base parameters: one parameter object of the env's model (fleetdyn.StrutParams for
         strut, fleetdyn.CeParams for ce) or a list of num_envs of them."""
         self._live_core().set_base_params(params)
 

@@ -10,14 +10,14 @@
 #include "fleetdyn/ce_fields.h"
 #include "fleetdyn/driver.h"
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/math.h"
-#include "fleetdyn/physics/metrics.h"
+#include "fleetdyn/physics/core/math.h"
+#include "fleetdyn/physics/core/metrics.h"
 #include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/vehicle.h"
-#include "host/vehicle_models.h"
+#include "host/batch/vehicle_models.h"
 
 #ifdef FLEETDYN_PY_HAVE_SCENARIOS
-#include "host/scenario.h"
+#include "host/scenario/scenario.h"
 #endif
 
 namespace fleetdyn {
@@ -52,7 +52,7 @@ std::vector<P> params_from(const py::object& params, int n, const P& preset, Ptr
       P probe = preset;
       if (!ptr_of(probe, name)) {
         throw py::key_error("unknown parameter '" + name + "' (fleetdyn." +
-                            (std::string(class_name) == "VehicleParams" ? "vehicle_param_fields" : "ce_param_fields") +
+                            (std::string(class_name) == "StrutParams" ? "vehicle_param_fields" : "ce_param_fields") +
                             "() lists the names)");
       }
       values.emplace_back(name, scalar_or_array(item.second, n, ("params['" + name + "']").c_str()));
@@ -144,7 +144,7 @@ TerrainSpec terrain_from(const py::object& terrain) {
     }
     kind = text_from(type, "terrain['type']");
   }
-  // Finite numbers in the ranges a scenario file's terrain allows (host/scenario.cpp).
+  // Finite numbers in the ranges a scenario file's terrain allows (host/scenario/scenario.cpp).
   auto get = [&](const char* key, double fallback, double lo, double hi, const char* unit) {
     return d.contains(key) ? number_in(d[key], std::string("terrain['") + key + "']", lo, hi, unit) : fallback;
   };
@@ -360,7 +360,7 @@ void bind_batch(py::module_& m) {
           py::arg("terrain") = py::none(), py::arg("backend") = "auto", py::arg("precision") = "fp64",
           py::arg("step") = py::none(), py::arg("substeps") = 1, py::arg("requery_contact") = true,
           py::arg("cpu_threads") = 0, py::arg("cpu_simd") = true, py::arg("pgs") = py::none(),
-          "params: None (the HMMWV preset of the model), a VehicleParams / CeParams (ce and pgs), a list of them (1 "
+          "params: None (the HMMWV preset of the model), a StrutParams / CeParams (ce and pgs), a list of them (1 "
           "or num_vehicles), or a dict {name: number or array of num_vehicles} of overrides on the preset. terrain: "
           "None (flat) or a dict {'type': 'flat'|'plane'|'hill'|'heightfield', ...}. step: None = the model's default "
           "step. substeps: 1..1000. cpu_threads: 0 (all hardware threads) .. 4096. num_vehicles: at most 2**31 - 1 "
@@ -562,7 +562,7 @@ void bind_batch(py::module_& m) {
         check(std::isfinite(x), "x", x, "must be finite");
         check(std::isfinite(y), "y", y, "must be finite");
         check(std::isfinite(yaw), "yaw", yaw, "must be finite");
-        // At most the points a path may have (host/driver_setup.h).
+        // At most the points a path may have (host/batch/driver_setup.h).
         if (points < 3 || points > (1 << 24)) {
           throw py::value_error("circle_path: points = " + std::to_string(points) + " is outside [3, " + std::to_string(1 << 24) + "]");
         }

@@ -16,7 +16,7 @@
 #include "fleetdyn/physics/env/env_config.h"
 #include "fleetdyn/vector_env.h"
 #include "fleetdyn/vehicle.h"
-#include "host/vehicle_models.h"
+#include "host/batch/vehicle_models.h"
 
 #ifdef FLEETDYN_HAS_CUDA
 #include <cuda_runtime.h>
@@ -332,14 +332,14 @@ void bind_env(py::module_& m) {
       .def(
           "set_base_params",
           [](Core& c, const py::object& params) {
-            // One parameter object or a list of them, of the env's model (VehicleParams or CeParams).
+            // One parameter object or a list of them, of the env's model (StrutParams or CeParams).
             std::vector<py::handle> items;
-            if (py::isinstance<VehicleParams<double>>(params) || py::isinstance<CeParams<double>>(params)) {
+            if (py::isinstance<StrutParams<double>>(params) || py::isinstance<CeParams<double>>(params)) {
               items.push_back(params);
             } else if (py::isinstance<py::list>(params) || py::isinstance<py::tuple>(params)) {
               for (auto p : params) items.push_back(p);
             } else {
-              throw py::type_error("set_base_params: expected a fleetdyn.VehicleParams / CeParams (the env's model) or a list of "
+              throw py::type_error("set_base_params: expected a fleetdyn.StrutParams / CeParams (the env's model) or a list of "
                                    "them, got " + describe(params));
             }
             with_env_model(c.env().config().model, [&](auto host) {

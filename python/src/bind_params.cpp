@@ -1,4 +1,4 @@
-// Vehicle parameters by name: fleetdyn.VehicleParams (strut, and the part ce shares) and
+// Vehicle parameters by name: fleetdyn.StrutParams (strut, and the part ce shares) and
 // fleetdyn.CeParams, readable and settable by the names of FLEETDYN_VEHICLE_PARAM_FIELDS /
 // FLEETDYN_CE_PARAM_FIELDS.
 #include <cmath>
@@ -108,16 +108,16 @@ void add_by_name(py::class_<P>& cls, const std::vector<VehicleParamField>& (*fie
 }  // namespace
 
 void bind_params(py::module_& m) {
-  using VP = VehicleParams<double>;
+  using VP = StrutParams<double>;
   auto vp_ptr = [](VP& p, const std::string& name) { return vehicle_param_ptr(p, name); };
   auto vp_finalize = [](VP& p) { finalize_vehicle_params(p); };
-  py::class_<VP> vp(m, "VehicleParams",
+  py::class_<VP> vp(m, "StrutParams",
                     "Strut-model vehicle parameters (and the tire/driveline/brakes the ce model shares), by name: "
                     "p['tire.mu'], p['total_mass'] = 2600.0; fleetdyn.vehicle_param_fields() lists the names");
   vp.def(py::init([](const std::string& preset) { return vehicle_preset(preset); }), py::arg("preset") = "hmmwv");
   add_by_name(vp, &vehicle_param_fields, vp_ptr, vp_finalize, "vehicle parameter");
   vp.def("__repr__", [](const VP& p) {
-    return "VehicleParams(total_mass=" + py::str(py::float_(p.total_mass)).cast<std::string>() +
+    return "StrutParams(total_mass=" + py::str(py::float_(p.total_mass)).cast<std::string>() +
            ", cg_height=" + py::str(py::float_(p.cg_height)).cast<std::string>() + ", ...)";
   });
 

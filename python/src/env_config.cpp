@@ -31,7 +31,7 @@ struct ConfigField {
 
 std::string char_to_string(char c) { return std::string(1, c); }
 
-// The `vehicle` keyword: the base parameters of the env's model (strut: VehicleParams into
+// The `vehicle` keyword: the base parameters of the env's model (strut: StrutParams into
 // VectorEnvConfig::vehicle; ce: CeParams into ::ce_vehicle), or a dict of overrides on that
 // model's HMMWV. config_from sets `model` first, so the dict knows which model it overrides.
 void set_vehicle(VectorEnvConfig& c, const py::handle& value) {
@@ -58,13 +58,13 @@ void set_vehicle(VectorEnvConfig& c, const py::handle& value) {
       Host::finalize(p);
       Host::Env::base(c) = p;
       set = true;
-    } else if (py::isinstance<VehicleParams<double>>(value) || py::isinstance<CeParams<double>>(value)) {
+    } else if (py::isinstance<StrutParams<double>>(value) || py::isinstance<CeParams<double>>(value)) {
       throw py::type_error(std::string("vehicle: this env runs the ") + model_name(Host::kModel) + " model: pass a fleetdyn." +
                            Host::Env::kParamsHint);
     }
   });
   if (set) return;
-  throw py::type_error("vehicle: expected a fleetdyn.VehicleParams (strut), a fleetdyn.CeParams (ce) or a dict "
+  throw py::type_error("vehicle: expected a fleetdyn.StrutParams (strut), a fleetdyn.CeParams (ce) or a dict "
                        "{name: value} of overrides on the model's HMMWV, got " + describe(value));
 }
 
@@ -146,7 +146,7 @@ const std::map<std::string, ConfigField>& config_fields() {
                        c.num_envs = static_cast<int>(n);
                      },
                      [](const VectorEnvConfig& c) { return py::object(py::cast(c.num_envs)); }};
-    // The range of a scenario file's cpu_threads (host/scenario.cpp).
+    // The range of a scenario file's cpu_threads (host/scenario/scenario.cpp).
     FLEETDYN_PY_FIELD(cpu_threads, static_cast<int>(integer_in(v, "VectorEnv: cpu_threads (0: all hardware threads)", 0, kMaxCpuThreads)))
     FLEETDYN_PY_BOOL(cpu_simd)
     FLEETDYN_PY_FIELD(seed, uint64_from(v, "VectorEnv: seed"))

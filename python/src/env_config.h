@@ -4,7 +4,7 @@
 #include <pybind11/pybind11.h>
 
 #include "fleetdyn/vector_env.h"
-#include "host/vehicle_models.h"
+#include "host/batch/vehicle_models.h"
 
 namespace fleetdyn {
 namespace py_bindings {

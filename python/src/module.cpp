@@ -7,7 +7,7 @@
 
 #include "common.h"
 #include "fleetdyn/error.h"
-#include "host/vehicle_models.h"
+#include "host/batch/vehicle_models.h"
 
 namespace fleetdyn {
 namespace py_bindings {

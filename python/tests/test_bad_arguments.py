@@ -139,7 +139,7 @@ ENTRIES = {
               + sum((bads(arg, (pick(*NONFINITE, *PYBIND_NOT_FLOAT, None),)) for arg in ("x", "y", "yaw")), ())),
         valid=lambda _: fleetdyn.circle_path(10.0, 5.0, points=36, x=1.0, yaw=0.5)),
     # ---- parameters ------------------------------------------------------------------------------------
-    "VehicleParams.__setitem__": Entry(
+    "StrutParams.__setitem__": Entry(
         make=lambda tmp: fleetdyn.hmmwv_params(),
         call=set_item,
         bads=(bads("name", (junk(STRUT_FIELDS), pick(*NOT_STR, None)), hint=r"parameter|__setitem__")
@@ -147,12 +147,12 @@ ENTRIES = {
                                lambda rng: (rng.choice(sorted(STRUT_FIELDS)), rng.choice(PYBIND_NOT_FLOAT + (None,)))),
                      hint=r"parameter|__setitem__")),
         valid=fields_after),
-    "VehicleParams.__getitem__": Entry(
+    "StrutParams.__getitem__": Entry(
         make=lambda tmp: fleetdyn.hmmwv_params(),
         call=lambda p, bad, v: p[v],
         bads=bads("name", (junk(STRUT_FIELDS), pick(*NOT_STR, None, 0, -1)), hint=r"parameter|__getitem__"),
         valid=fields_after),
-    "VehicleParams.update": Entry(
+    "StrutParams.update": Entry(
         make=lambda tmp: fleetdyn.hmmwv_params(),
         call=lambda p, bad, v: p.update(v),
         bads=bads("values", (lambda rng: {junk(STRUT_FIELDS)(rng): 1.0},
@@ -185,11 +185,11 @@ ENTRIES = {
         call=lambda _, bad, v: fleetdyn.vehicle_preset(v),
         bads=bads("name", (junk(set(fleetdyn.vehicle_preset_names())), pick(*NOT_STR, None)), hint=r"preset|name"),
         valid=lambda _: fleetdyn.vehicle_preset("hmmwv").to_dict()),
-    "VehicleParams": Entry(
+    "StrutParams": Entry(
         make=lambda tmp: None,
-        call=lambda _, bad, v: fleetdyn.VehicleParams(v),
+        call=lambda _, bad, v: fleetdyn.StrutParams(v),
         bads=bads("preset", (junk(set(fleetdyn.vehicle_preset_names())), pick(*NOT_STR, None))),
-        valid=lambda _: fleetdyn.VehicleParams("hmmwv").to_dict()),
+        valid=lambda _: fleetdyn.StrutParams("hmmwv").to_dict()),
     "strut_default_step": Entry(
         make=lambda tmp: None,
         call=lambda _, bad, v: fleetdyn.strut_default_step(v),

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "fleetdyn/error.h"
-#include "host/scenario.h"
+#include "host/scenario/scenario.h"
 #include "host/study/sample_setup.h"
 
 namespace {

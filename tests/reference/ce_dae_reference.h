@@ -15,7 +15,7 @@
 #include <functional>
 #include <vector>
 
-#include "fleetdyn/physics/ce_model.h"
+#include "fleetdyn/physics/ce/ce_model.h"
 
 namespace fleetdyn {
 

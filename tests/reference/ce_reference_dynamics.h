@@ -7,7 +7,7 @@
 
 #include <array>
 
-#include "fleetdyn/physics/ce_model.h"
+#include "fleetdyn/physics/ce/ce_model.h"
 
 namespace fleetdyn {
 

@@ -1,4 +1,4 @@
-// Numerical reference for the ce model's corner kinematics (validates physics/ce_kinematics.h).
+// Numerical reference for the ce model's corner kinematics (validates physics/ce/ce_kinematics.h).
 //
 // The analytic module closes each loop in closed form. This reference does what seed 001
 // section 3.3 calls the general method: a tree-augmented model of the corner (seed eq. 8, Fig. 1b)

@@ -1,5 +1,5 @@
 // Random smooth tracks for the path-following task, generated per env and episode on the device,
-// and where a vehicle is relative to its track. A track is an open polyline (physics/path.h) whose
+// and where a vehicle is relative to its track. A track is an open polyline (physics/drivers/path.h) whose
 // curvature along the arclength is a weighted sum of three sines of random wavelength and phase,
 // faded in over the first metres (so every episode starts on a straight) and bounded by
 // track_max_curvature; heading and position follow by integrating it (midpoint rule). With
@@ -9,8 +9,8 @@
 #include <cstdint>
 
 #include "fleetdyn/physics/env/env_config.h"
-#include "fleetdyn/physics/path.h"
-#include "fleetdyn/physics/philox.h"
+#include "fleetdyn/physics/drivers/path.h"
+#include "fleetdyn/physics/core/philox.h"
 
 namespace fleetdyn {
 namespace env {

@@ -1,5 +1,5 @@
 // The vector environment's kernel contract: a trivially copyable view of every env's arrays
-// (pointers and counts, like physics/batch_view.h). What an env needs of a model is in the
+// (pointers and counts, like physics/core/batch_view.h). What an env needs of a model is in the
 // model's kernel traits (StrutModel, CeModel: derive, initial_state, wheel_spin, wheel_radius).
 // Per-env arrays are structure-of-arrays, component-major (a[j * env_count + e]), except the
 // user-facing buffers (actions, observations), which are row-major [env][component]
@@ -8,9 +8,9 @@
 
 #include <cstdint>
 
-#include "fleetdyn/physics/ce_batch.h"
+#include "fleetdyn/physics/ce/ce_batch.h"
 #include "fleetdyn/physics/env/env_config.h"
-#include "fleetdyn/physics/strut_batch.h"
+#include "fleetdyn/physics/strut/strut_batch.h"
 
 namespace fleetdyn {
 
@@ -25,7 +25,7 @@ struct EnvView {
   int base_param_count;
   Params* params;             // [env_count] the current episode's
   T* state;                   // [Model::kStateSize][env_count]
-  T* origin;                  // [2][env_count] local origins (physics/batch_origin.h)
+  T* origin;                  // [2][env_count] local origins (physics/core/batch_origin.h)
   T* actuator;                // [3][env_count] steer, throttle, brake positions
   T* command;                 // [3][env_count] last clipped action
   T* wheel_load;              // [4][env_count] tire normal forces [N] of the last physics step

@@ -3,8 +3,8 @@
 // friction rows along the tangent(s), bounded by mu lambda_n (the seed skips the bound).
 #pragma once
 
-#include "fleetdyn/physics/config.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/config.h"
+#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/pgs/joints.h"
 #include "fleetdyn/physics/pgs/model.h"
 #include "fleetdyn/physics/pgs/rows.h"

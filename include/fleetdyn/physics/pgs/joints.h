@@ -3,8 +3,8 @@
 // errors C for Baumgarte stabilization (seed 000 c1: J V1 = -beta C).
 #pragma once
 
-#include "fleetdyn/physics/config.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/config.h"
+#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/pgs/layout.h"
 #include "fleetdyn/physics/pgs/model.h"
 #include "fleetdyn/physics/pgs/rows.h"

@@ -4,7 +4,7 @@
 // backend: system_count; a CPU worker: 1, its own small block).
 #pragma once
 
-#include "fleetdyn/physics/config.h"
+#include "fleetdyn/physics/core/config.h"
 
 namespace fleetdyn {
 namespace pgs {

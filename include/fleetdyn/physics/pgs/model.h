@@ -7,8 +7,8 @@
 // rotate about z and take y as up (seed 000's (u, v, omega) layout).
 #pragma once
 
-#include "fleetdyn/physics/config.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/config.h"
+#include "fleetdyn/physics/core/math.h"
 
 namespace fleetdyn {
 namespace pgs {

@@ -4,15 +4,15 @@
 // Jacobian primitives every joint is made of, and storing a row with its M^-1 J^T.
 #pragma once
 
-#include "fleetdyn/physics/config.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/config.h"
+#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/pgs/layout.h"
 #include "fleetdyn/physics/pgs/model.h"
 
 namespace fleetdyn {
 namespace pgs {
 
-// The larger of two values (per lane when T is a SIMD lane type, host/lanes.h).
+// The larger of two values (per lane when T is a SIMD lane type, host/backend/lanes.h).
 template <class T>
 FLEETDYN_INLINE_FN T larger(T a, T b) { return select(a > b, a, b); }
 

@@ -15,13 +15,13 @@
 // an upper one, and the cone's tangential velocity opposing the friction impulse at its rim.
 //
 // Lanes: the scratch values S are the model's scalar T (one system: the CPU loop, a CUDA
-// thread) or a SIMD lane type of W systems sharing one row table (host/lanes.h, the CPU's
+// thread) or a SIMD lane type of W systems sharing one row table (host/backend/lanes.h, the CPU's
 // vectorized vehicle runner). Choices are select()s, so every lane follows its own; a row that
 // is singular in some lanes (effective mass 0, bounds 0, impulse 0) stays a no-op in those.
 #pragma once
 
-#include "fleetdyn/physics/config.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/config.h"
+#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/pgs/layout.h"
 #include "fleetdyn/physics/pgs/model.h"
 #include "fleetdyn/physics/pgs/rows.h"

@@ -5,8 +5,8 @@
 // The same source runs in the CPU loop and in the CUDA kernel.
 #pragma once
 
-#include "fleetdyn/physics/config.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/config.h"
+#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/pgs/contact.h"
 #include "fleetdyn/physics/pgs/joints.h"
 #include "fleetdyn/physics/pgs/layout.h"

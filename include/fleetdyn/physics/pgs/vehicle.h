@@ -24,14 +24,14 @@
 // the steering actuator's first-order lag exactly.
 #pragma once
 
-#include "fleetdyn/physics/batch_view.h"
-#include "fleetdyn/physics/ce_model.h"
-#include "fleetdyn/physics/config.h"
-#include "fleetdyn/physics/driveline.h"
-#include "fleetdyn/physics/math.h"
+#include "fleetdyn/physics/core/batch_view.h"
+#include "fleetdyn/physics/ce/ce_model.h"
+#include "fleetdyn/physics/core/config.h"
+#include "fleetdyn/physics/core/driveline.h"
+#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/pgs/model.h"
 #include "fleetdyn/physics/pgs/step.h"
-#include "fleetdyn/physics/terrain.h"
+#include "fleetdyn/physics/core/terrain.h"
 
 namespace fleetdyn {
 namespace pgsv {

@@ -1,0 +1,121 @@
+// The CPU backend's vectorized runner: W consecutive vehicles stepped together, one per SIMD lane
+// (host/backend/lanes.h), through the same templated physics the GPU and the scalar path run.
+//
+// What is vectorized: the whole RK4 step (strut kinematics, TMeasy tire, driveline, Newton-Euler).
+// What runs per lane through the scalar code: terrain queries other than flat ground (a few
+// percent of the time; the loop and the heightfield index per lane), and, once per step through
+// each lane's VehicleRun (host/backend/vehicle_lanes.h), the inputs and drivers, the sanity check, the
+// metrics and the origin rebase.
+//
+// Independence: a vehicle's lane depends only on its index (v / W, v % W), every vehicle of the
+// batch goes through this path (a short last group is padded with copies of its first vehicle,
+// never written back), and no operation mixes lanes, so a vehicle's result is the same whatever
+// the batch size or thread count. It equals the scalar path to round-off, not bitwise: the
+// compiler contracts multiply-adds differently in the two.
+#pragma once
+
+#include "fleetdyn/physics/strut/strut_batch.h"
+#include "host/backend/lanes.h"
+#include "host/backend/vehicle_lanes.h"
+
+namespace fleetdyn {
+
+// Terrain contact for W query points: flat ground vectorized (the same arithmetic as
+// terrain_detail::flat_contact), other kinds through the scalar query per lane, on the lane's
+// own descriptor when the vehicles vary the terrain (TerrainDesc::per_lane; a variation never
+// changes the kind, and flat ground has nothing to vary).
+template <class T, int W>
+inline TerrainContact<Lanes<T, W>> terrain_query(const TerrainDesc<T>& t, Vec3<Lanes<T, W>> local,
+                                                 Lanes<T, W> origin_x, Lanes<T, W> origin_y) {
+  using L = Lanes<T, W>;
+  if (t.kind == TerrainKind::Flat) {
+    return TerrainContact<L>{local.z - L(t.base_height), Vec3<L>{L(T(0)), L(T(0)), L(T(1))}, L(t.mu_scale)};
+  }
+  TerrainContact<L> c;
+  for (int i = 0; i < W; ++i) {
+    const TerrainContact<T> one = terrain_query(t.per_lane ? t.per_lane[i] : t,
+                                                Vec3<T>{local.x[i], local.y[i], local.z[i]}, origin_x[i], origin_y[i]);
+    c.distance.set(i, one.distance);
+    c.normal.x.set(i, one.normal.x);
+    c.normal.y.set(i, one.normal.y);
+    c.normal.z.set(i, one.normal.z);
+    c.mu_scale.set(i, one.mu_scale);
+  }
+  return c;
+}
+
+// The origin rebase (physics/core/batch_origin.h) of the running lanes' positions.
+template <class T, int W>
+inline void rebase_lanes(const LaneMask<T, W>& running, Lanes<T, W>* s, Lanes<T, W>& origin_x, Lanes<T, W>& origin_y) {
+  for (int i = 0; i < W; ++i) {
+    if (!lane_is_set(running, i)) continue;
+    T x = s[strut::kPos][i], y = s[strut::kPos + 1][i], ox = origin_x[i], oy = origin_y[i];
+    rebase_coordinate(x, ox);
+    rebase_coordinate(y, oy);
+    s[strut::kPos].set(i, x);
+    s[strut::kPos + 1].set(i, y);
+    origin_x.set(i, ox);
+    origin_y.set(i, oy);
+  }
+}
+
+// Strut's lane stepper (host/backend/vehicle_lanes.h): the RK4 step of W vehicles in lanes. The lanes'
+// parameters are set once per call; every lane's state and origin are gathered from its run at
+// each step, so lanes that stopped or pad the group carry their last state along unwritten.
+template <bool kDrivers, class T, int W>
+class StrutLaneStepper {
+ public:
+  using L = Lanes<T, W>;
+  using Run = VehicleRun<kDrivers, StrutModel, T>;
+
+  // The lanes' parameters, and their terrain: the batch's, or each lane's own descriptor when
+  // the vehicles vary it.
+  StrutLaneStepper(const StrutBatchView<T>& b, int first, const Run* run, const bool*) : terrain_(b.terrain) {
+    for (int i = 0; i < W; ++i) {
+      const int v = first + i < b.vehicle_count ? first + i : first;
+      set_lane(params_, i, b.params[v % b.param_count]);
+    }
+    if (b.terrain_variation) {
+      for (int i = 0; i < W; ++i) lane_terrain_[i] = run[i].terrain;
+      terrain_.per_lane = lane_terrain_;
+    }
+  }
+  StrutLaneStepper(const StrutLaneStepper&) = delete;  // terrain_ may point into this object
+  StrutLaneStepper& operator=(const StrutLaneStepper&) = delete;
+
+  void step(const StrutBatchView<T>& b, Run* run, const bool* live, const DriverInput<T>* input,
+            MetricSample<T>* sample) {
+    L s[kStrutStateSize], next[kStrutStateSize], origin_x, origin_y;
+    DriverInput<L> lanes_input;
+    for (int i = 0; i < W; ++i) {
+      for (int j = 0; j < kStrutStateSize; ++j) s[j].set(i, run[i].s[j]);
+      origin_x.set(i, run[i].origin_x);
+      origin_y.set(i, run[i].origin_y);
+      lanes_input.steer.set(i, input[i].steer);
+      lanes_input.throttle.set(i, input[i].throttle);
+      lanes_input.brake.set(i, input[i].brake);
+    }
+    StrutDiagnostics<L> diag;
+    strut_step(params_, terrain_, origin_x, origin_y, b.integrator, lanes_input, s, next, &diag);
+    for (int i = 0; i < W; ++i) {
+      if (!live[i]) continue;
+      for (int j = 0; j < kStrutStateSize; ++j) run[i].next[j] = next[j][i];
+      sample[i] = strut_metric_sample(run[i].s, get_lane(diag, i));
+    }
+  }
+  void stopped(int) {}
+
+ private:
+  StrutParams<L> params_;
+  TerrainDesc<T> terrain_;
+  TerrainDesc<T> lane_terrain_[W];
+};
+
+// Advance vehicles first .. first + W - 1 (those that exist and are running) by `steps` outer
+// steps; the lane form of run_vehicle (physics/core/batch_view.h).
+template <class T, int W>
+inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
+  run_vehicle_lanes<StrutLaneStepper, StrutModel, T, W>(b, first, steps);
+}
+
+}  // namespace fleetdyn

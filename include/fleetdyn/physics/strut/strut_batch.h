@@ -1,0 +1,81 @@
+// The strut model in the batch's kernel contract (physics/core/batch_view.h): its traits type, the
+// state sanity check and the metric sample. The CUDA kernel and the CPU backend's scalar path
+// run run_vehicle<StrutModel>; the CPU's SIMD path (host/strut/strut_lanes.h) is its lane form.
+#pragma once
+
+#include "fleetdyn/physics/core/batch_view.h"
+#include "fleetdyn/physics/strut/strut_initial.h"
+#include "fleetdyn/physics/strut/strut_model.h"
+#include "fleetdyn/physics/strut/strut_derive.h"
+
+namespace fleetdyn {
+
+// A state is sane when finite and inside generous physical bounds; anything else is a blow-up.
+template <class T>
+FLEETDYN_FN bool strut_state_is_sane(const T* s) {
+  using namespace strut;
+  return all_below(s, 0, kStateSize, T(1e7)) && all_below(s, kVel, 3, T(1e3)) && all_below(s, kOmega, 3, T(1e3)) &&
+         all_below(s, kUnsprungPos, 12, T(20));
+}
+
+// The metrics' view of a strut vehicle: its state at step start and that step's diagnostics.
+template <class T>
+FLEETDYN_FN MetricSample<T> strut_metric_sample(const T* s, const StrutDiagnostics<T>& diag) {
+  using namespace strut;
+  MetricSample<T> x;
+  x.com = load3(s, kPos);  // strut's position is the body COM
+  x.rot = rotation_matrix(load_quat(s, kQuat));
+  x.omega_body = load3(s, kOmega);
+  x.accel = diag.chassis_accel;
+  for (int i = 0; i < kCorners; ++i) x.tire_normal_force[i] = diag.tire_normal_force[i];
+  return x;
+}
+
+struct StrutModel {
+  template <class T>
+  using Params = StrutParams<T>;
+  static constexpr int kStateSize = kStrutStateSize;
+  static constexpr int kPosIndex = strut::kPos;
+
+  template <class T>
+  static FLEETDYN_FN void step(const StrutParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
+                               const IntegratorSettings<T>& integ, DriverInput<T> input, const T* s, T* next,
+                               MetricSample<T>* sample) {
+    StrutDiagnostics<T> diag;
+    strut_step(p, terrain, origin_x, origin_y, integ, input, s, next, &diag);
+    *sample = strut_metric_sample(s, diag);
+  }
+  template <class T>
+  static FLEETDYN_FN bool state_is_sane(const T* s) { return strut_state_is_sane(s); }
+  template <class T>
+  static FLEETDYN_FN DriverSense<T> sense(const StrutParams<T>&, const T* s) {
+    using namespace strut;
+    return {load3(s, kPos), rotation_matrix(load_quat(s, kQuat)), load3(s, kVel), load3(s, kOmega)};
+  }
+  // Axles at the lumped geometry's wheel centres; the road-wheel angle is steer * max_steer.
+  template <class T>
+  static FLEETDYN_FN DriverGeometry<T> driver_geometry(const StrutParams<T>& p) {
+    return {p.cg_to_front_axle, -p.cg_to_rear_axle, p.max_steer};
+  }
+
+  // The vector env (physics/core/batch_view.h lists these hooks): parameters re-derived by
+  // derive_vehicle_params (the host's finalize uses the same), the initial state at design ride
+  // height (strut_initial_state), static loads from the moment balance of derive_vehicle_params.
+  template <class T>
+  static FLEETDYN_FN void derive(StrutParams<T>& p) { derive_vehicle_params(p); }
+  template <class T>
+  static FLEETDYN_FN void initial_state(const StrutParams<T>& p, const TerrainDesc<T>& terrain, double x, double y,
+                                        T yaw, T speed, T* s, T* origin_x, T* origin_y, T* static_load) {
+    strut_initial_state(p, terrain, x, y, yaw, speed, s, origin_x, origin_y);
+    for (int i = 0; i < kCorners; ++i) static_load[i] = p.static_tire_load[i];
+  }
+  template <class T>
+  static FLEETDYN_FN T wheel_spin(const T* s, int corner) { return s[strut::kWheelSpin + corner]; }
+  template <class T>
+  static FLEETDYN_FN T wheel_radius(const StrutParams<T>& p) { return p.tire.unloaded_radius; }
+};
+
+template <class T>
+using StrutBatchView = BatchView<StrutModel, T>;
+
+}  // namespace fleetdyn
