@@ -1,4 +1,4 @@
-// fleetdyn_bench_env: Google Benchmark throughput of the vector environment (issue 6 section 4).
+// fleetdyn_bench_env: Google Benchmark throughput of the vector environment.
 //
 //   vector_env/<backend>/<precision>/envs:<N>/decimation:<k>      strut: VectorEnv::step with host actions
 //   vector_env_ce/<backend>/<precision>/envs:<N>/decimation:<k>   the same with the ce model

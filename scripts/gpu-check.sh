@@ -36,17 +36,17 @@ cpus=$(nproc 2>/dev/null || echo 1)
 # CUDA up to a million vehicles; the host CPU of the GPU machine with 1 thread and all of them.
 run fleetdyn bench --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1,100,10000,100000,1000000 2>&1 | tail -14
 run fleetdyn bench --machine "$machine-host-cpu" --out "$out" --backends cpu --threads "1,$cpus" 2>&1 | tail -20
-# ce (issue 3 target: >= 330 000 vehicles in real time in fp32 at its 2 ms step).
+# ce (target: >= 330 000 vehicles in real time in fp32 at its 2 ms step).
 run fleetdyn bench --model ce --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1000,100000,1000000 \
   2>&1 | tail -14
-# pgs (issue 4 target: >= 50 000 vehicles in real time in fp32 at 1 ms, 30 fixed sweeps), and the
+# pgs (target: >= 50 000 vehicles in real time in fp32 at 1 ms, 30 fixed sweeps), and the
 # solver's thread- vs warp-per-system kernels on the seed problems.
 run fleetdyn bench --model pgs --machine "$machine-cuda" --out "$out" --backends cuda --precisions fp32,fp64 \
   --sizes 1000,10000,100000 2>&1 | tail -10
 run fleetdyn_bench_pgs --benchmark_out="$out/$machine-gbench-pgs.json" --benchmark_out_format=json 2>&1 | tail -20
 run fleetdyn_bench --benchmark_filter='cuda|derivative|step/' --benchmark_out="$out/$machine-gbench-strut.json" \
   --benchmark_out_format=json 2>&1 | tail -12
-# The vector env (issue 6): env-steps per second, C++ (Python: scripts/gpu-python.sh).
+# The vector env: env-steps per second, C++ (Python: scripts/gpu-python.sh).
 run fleetdyn_bench_env --benchmark_out="$out/$machine-gbench-vector-env.json" --benchmark_out_format=json 2>&1 | tail -16
 # compute-sanitizer memcheck and racecheck on short runs of each model's kernel and the env kernels.
 scripts/gpu-sanitize.sh 2>&1 | tee "$out/sanitizer.txt" | tail -40

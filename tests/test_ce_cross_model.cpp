@@ -1,4 +1,4 @@
-// ce against strut on the same vehicle (issue 3 reference 7): the strut model with the lumped
+// ce against strut on the same vehicle: the strut model with the lumped
 // parameters and linkage of the ce HMMWV (strut_equivalent_params) must give the same static
 // wheel loads (1 %), ride frequencies (1 to 5 %) and steady cornering (lateral acceleration 5 %,
 // roll 10 %, load transfer per axle 5 %).

@@ -1,4 +1,4 @@
-// ce model against an independent DAE (issue 3, reference 5): the same HMMWV written as 21 rigid
+// ce model against an independent DAE: the same HMMWV written as 21 rigid
 // bodies with joint constraints (seed 001 Fig. 1a, eq. 8) and integrated by SUNDIALS IDA
 // (tests/reference/ce_dae_reference.h). Chassis and wheel trajectories of a bump-and-steer maneuver must
 // agree with the ce ODE (RK4 at a step far below its own error) within 1e-4 m over 3 s.

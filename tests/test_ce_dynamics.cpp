@@ -1,5 +1,5 @@
 // ce model dynamics: the O(N) articulated-body recursion against the dense joint-space solve
-// (issue 3 reference 4), static equilibrium, and conservation of energy (reference 6).
+// (a dense joint-space reference), static equilibrium, and conservation of energy.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -90,7 +90,7 @@ TEST_F(CeDynamics, RestStateIsStaticEquilibriumNearTheDesignPosition) {
 }
 
 TEST_F(CeDynamics, EnergyIsConservedWithDampersAndSlipOff) {
-  // Issue 3 reference 6: shocks, tire damping, slip forces, rolling resistance off; the vehicle
+  // Energy conservation: shocks, tire damping, slip forces, rolling resistance off; the vehicle
   // bounces, pitches, rolls and spins its wheels for 10 s on a frictionless floor.
   CeParams<double> q = p;
   for (int a = 0; a < 2; ++a) {

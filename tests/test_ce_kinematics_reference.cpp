@@ -1,4 +1,4 @@
-// Issue 3, requirements 3.1 and 3.2: the analytic 3-D corner kinematics (physics/ce/ce_kinematics.h)
+// The analytic 3-D corner kinematics (physics/ce/ce_kinematics.h)
 // against an independent numerical reference (tests/reference/ce_reference_kinematics.h: tree-augmented
 // model, Newton on the cut joints, X and X_dot theta_dot from seed 001 eqs. 13-14 with exact jet
 // derivatives), and against finite differences of the analytic positions themselves.
@@ -102,7 +102,7 @@ constexpr double kRates[3][2] = {{1.5, 0.0}, {-2.0, 0.8}, {0.7, -1.2}};
 // The reference and the analytic kinematics over the full travel, all corners, steering range.
 // Tolerances: both sides are exact in exact arithmetic, so only roundoff separates them: positions
 // are O(2 m) (ulp 4e-16) and go through a few dozen operations, so 1e-10 m is a 1e5 x margin;
-// velocities are ratios of O(0.1 m^2) projections, 1e-8 per unit rate is the issue's requirement.
+// velocities are ratios of O(0.1 m^2) projections, 1e-8 per unit rate is the required accuracy.
 void compare_over_sweep(const CeSuspension<double>& s, const ReferenceSuspension& ref, double lca_max, Worst* w) {
   for (int c = 0; c < kCorners; ++c)
     for (double steer : steer_angles(s, c))

@@ -1,4 +1,4 @@
-// Issue 3, reference 3: on a PLANAR double wishbone (arm axes parallel, every joint in one
+// A planar reference: on a PLANAR double wishbone (arm axes parallel, every joint in one
 // plane) the 3-D closures of ce_kinematics.h must reproduce the seed's planar closed forms
 // exactly: the four-bar (seed 001 eqs. 15-27, fourbar.h) for the UCA and upright angles, their
 // rates p and q and the second-order terms, and the shock loop (seed eqs. 28-30).

@@ -1,4 +1,4 @@
-// Driveline, brakes and steering (issue 2 section 2): the engine map against its definition,
+// Driveline, brakes and steering: the engine map against its definition,
 // and launch and braking of the whole vehicle against Newton's law with the wheels' inertia.
 #include <gtest/gtest.h>
 

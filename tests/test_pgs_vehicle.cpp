@@ -1,4 +1,4 @@
-// The maximal-coordinate HMMWV of the pgs model (issue 4 section 3) against the ce model it is
+// The maximal-coordinate HMMWV of the pgs model against the ce model it is
 // built from and the strut model: static wheel loads, suspension kinematics, a step steer.
 #include <gtest/gtest.h>
 
@@ -66,7 +66,7 @@ TEST(PgsVehicle, CeRestStateIsAssembledAndStaysAtRest) {
 }
 
 // Static wheel loads: pgs at rest against ce's rest state and the strut equivalent's static
-// loads, within 1 % (issue 4 section 3).
+// loads, within 1 %.
 TEST(PgsVehicle, StaticWheelLoadsMatchCeAndStrut) {
   PgsVehicleDef def;
   VehicleRun run(def);
@@ -121,7 +121,7 @@ TEST(PgsVehicle, CamberAndToeFollowCeKinematicsOverTheTravel) {
   EXPECT_LT(max_toe_error, bound);
 }
 
-// Step steer at 15 m/s, 10 s at 1 ms (issue 4 section 3): stable, the joints hold, and the
+// Step steer at 15 m/s, 10 s at 1 ms: stable, the joints hold, and the
 // steady turn matches ce's on the same inputs (yaw rate within 2 %). The joint error peaks at the
 // steering step, where 30 sweeps do not converge the impulse that swings the wheels about their
 // kingpins (1.2 mm), and Baumgarte brings it back to ~20 um.

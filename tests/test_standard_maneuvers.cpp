@@ -1,4 +1,4 @@
-// The standard maneuver scenarios under scenarios/ (issue 5 section 2) run as written, through the
+// The standard maneuver scenarios under scenarios/ run as written, through the
 // scenario's driver, and do what their standard says: the programs end when their definitions say,
 // the path drivers complete their paths close to them, the fishhook tips the high-CG vehicle over
 // and not the preset, the braking run stops at a tire-limited deceleration.

@@ -1,4 +1,4 @@
-// Stepping allocates nothing (issue 2: no per-step heap allocation), whatever the batch size and
+// Stepping allocates nothing (no per-step heap allocation), whatever the batch size and
 // thread count: this program replaces the global operator new with a counting one.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,4 @@
-// Strut model in motion: ballistic flight, the loop, gyroscopic coupling, roll gradient
-// (issue 2 tests 3, 4, 7 and 8).
+// Strut model in motion: ballistic flight, the loop, gyroscopic coupling, roll gradient.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Energy ledger of the strut model (issue 2 test 6, seed 004 "Energy").
+// Energy ledger of the strut model (seed 004 "Energy").
 #include <gtest/gtest.h>
 
 #include <algorithm>

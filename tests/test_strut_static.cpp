@@ -1,4 +1,4 @@
-// Strut model at rest and in free vertical motion (issue 2 tests 1, 2 and 5).
+// Strut model at rest and in free vertical motion.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// A study's events beyond rollover (issue 5 sections 2 and 4): lane departure, path deviation and
+// A study's events beyond rollover: lane departure, path deviation and
 // maneuver completion of path drivers (an ISO 3888-2 lane change at a speed the driver manages
 // and at one it does not); the capsize stop (a vehicle past the capsize angle is frozen with
 // kStatusRolledOver, the same on the SIMD lanes and the scalar path, and counted as capsized,

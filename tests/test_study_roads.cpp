@@ -1,4 +1,4 @@
-// Rough roads generated per sample (issue 5 section 1): in a study on a rough_road each sample
+// Rough roads generated per sample: in a study on a rough_road each sample
 // drives its own stretch of one periodic ISO 8608 road tile, with its own class, keyed by
 // (study seed, sample) alone. Checked here:
 //   (a) two samples get different roads; a sample gets the same road whatever the chunk size,

@@ -1,4 +1,4 @@
-// The strut model's lumped parameters for the vehicle a CeParams describes (issue 3 reference 7):
+// The strut model's lumped parameters for the vehicle a CeParams describes (the cross-model comparison, docs/models/ce-cross-model.md):
 // every number is derived from the ce parameters, at the ce rest state on flat ground and the ce
 // kinematics at design, so the two models can be compared on the same vehicle.
 #include <cmath>

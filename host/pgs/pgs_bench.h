@@ -28,7 +28,7 @@ struct PgsBench {
   static constexpr const char* kSteerShort = CeBench::kSteerShort;
 
   static Def preset() { return PgsVehicleDef{}; }
-  // 1 ms: the step issue 4 asks the vehicle to run at (semi-implicit; its stiffest force
+  // 1 ms: the step the vehicle is validated at (semi-implicit; its stiffest force
   // elements, the tires on the wheel bodies, are resolved well below it).
   static double default_step(const Def&) { return 1.0e-3; }
   template <class Draw>

@@ -1,4 +1,4 @@
-// The pgs model's vehicle (issue 4 section 3): the HMMWV of the ce model as 17 rigid bodies in
+// The pgs model's vehicle: the HMMWV of the ce model as 17 rigid bodies in
 // maximal coordinates with joints as constraint rows (physics/pgs/vehicle.h). It runs in the
 // ordinary batch (fleetdyn/batch.h) like strut and ce:
 //

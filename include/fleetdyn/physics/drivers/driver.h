@@ -1,4 +1,4 @@
-// Closed-loop and programmed drivers, per vehicle, on the device (issue 5 section 2): what
+// Closed-loop and programmed drivers, per vehicle, on the device: what
 // produces a vehicle's steer, throttle and brake each step when the batch is not open-loop.
 //
 //  - Path driver: follows a polyline path (physics/drivers/path.h) with pure pursuit or Stanley steering

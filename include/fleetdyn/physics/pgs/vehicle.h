@@ -1,4 +1,4 @@
-// The maximal-coordinate HMMWV of the pgs model (issue 4 section 3): the ce model's vehicle
+// The maximal-coordinate HMMWV of the pgs model: the ce model's vehicle
 // (same hardpoints, masses, force laws, tire, driveline and Pitman steering; ce_params.h) written
 // as 17 free rigid bodies held together by constraint rows and stepped by the pgs core
 // (physics/pgs/step.h, seed 000's velocity-level step).

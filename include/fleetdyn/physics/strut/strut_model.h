@@ -23,7 +23,7 @@
 //   chassis_vel   [m/s]   body COM velocity
 //   chassis_omega [rad/s] body angular velocity, BODY frame
 //   unsprung_pos  [m]     x_u - chassis_pos per corner: kept relative to the chassis so fp32
-//                         resolves the bushing's micrometre deflections (seed 004 + issue 2)
+//                         resolves the bushing's micrometre deflections (seed 004, with the step kept stable)
 //   unsprung_vel  [m/s]   v_u - chassis_vel per corner
 //   wheel_spin    [rad/s] absolute spin rate about the wheel axis, positive rolling forward
 //   tire_defl_long, tire_defl_lat [m] tire transient deflections (TMeasy first-order dynamics)
