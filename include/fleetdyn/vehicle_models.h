@@ -1,7 +1,7 @@
 // The vehicle models, registered once: each line names the model's enumerator, its name in
 // scenarios, the CLI and Python, and its host traits type (host/<name>/<name>_host.h), which holds
 // everything the host decides per model. host/batch/vehicle_models.h turns the list into the dispatch
-// with_model(); docs/design/new_model.md says how to add a model.
+// with_model(); docs/architecture.md says how to add a model.
 #pragma once
 
 #include <string>
