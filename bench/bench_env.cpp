@@ -23,8 +23,7 @@ namespace {
 
 using namespace fleetdyn;
 
-void bm_env(benchmark::State& state, VehicleModel model, BackendKind backend, Precision precision, int envs,
-            int decimation) {
+void bm_env(benchmark::State& state, VehicleModel model, BackendKind backend, Precision precision, int envs, int decimation) {
   VectorEnvConfig c;
   c.model = model;
   c.num_envs = envs;
@@ -44,8 +43,8 @@ void bm_env(benchmark::State& state, VehicleModel model, BackendKind backend, Pr
   state.SetItemsProcessed(static_cast<int64_t>(items));
   state.counters["env_steps_per_s"] = benchmark::Counter(items, benchmark::Counter::kIsRate);
   state.counters["physics_steps_per_s"] = benchmark::Counter(items * decimation, benchmark::Counter::kIsRate);
-  state.counters["simulated_s_per_s"] =
-      benchmark::Counter(items * decimation * env.config().physics_step, benchmark::Counter::kIsRate);
+  state.counters["simulated_s_per_s"] = benchmark::Counter(items * decimation * env.config().physics_step,
+                                                           benchmark::Counter::kIsRate);
   state.SetLabel(env.device_name());
 }
 
@@ -56,14 +55,15 @@ int main(int argc, char** argv) {
   const bool cuda = cuda_available(&why);
   for (Precision precision : {Precision::Fp32, Precision::Fp64}) {
     for (int envs : {1024, 4096}) {
-      const std::string suffix = std::string("/") + precision_name(precision) + "/envs:" + std::to_string(envs) + "/decimation:10";
+      const std::string suffix = std::string("/") + precision_name(precision) + "/envs:" + std::to_string(envs) +
+                                 "/decimation:10";
       benchmark::RegisterBenchmark(("vector_env/cpu" + suffix).c_str(), bm_env, parse_model("strut"), BackendKind::Cpu,
                                    precision, envs, 10)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
       if (cuda) {
-        benchmark::RegisterBenchmark(("vector_env/cuda" + suffix).c_str(), bm_env, parse_model("strut"), BackendKind::Cuda,
-                                     precision, envs, 10)
+        benchmark::RegisterBenchmark(("vector_env/cuda" + suffix).c_str(), bm_env, parse_model("strut"),
+                                     BackendKind::Cuda, precision, envs, 10)
             ->UseRealTime()
             ->Unit(benchmark::kMicrosecond);
       }
@@ -71,7 +71,8 @@ int main(int argc, char** argv) {
     // ce: 10 x 2 ms per env step (50 Hz control); about 8x strut's cost per physics step on the
     // CPU (scalar path, no SIMD lanes), so smaller batches there.
     for (int envs : {256, 1024}) {
-      const std::string suffix = std::string("/") + precision_name(precision) + "/envs:" + std::to_string(envs) + "/decimation:10";
+      const std::string suffix = std::string("/") + precision_name(precision) + "/envs:" + std::to_string(envs) +
+                                 "/decimation:10";
       benchmark::RegisterBenchmark(("vector_env_ce/cpu" + suffix).c_str(), bm_env, parse_model("ce"), BackendKind::Cpu,
                                    precision, envs, 10)
           ->UseRealTime()
@@ -80,17 +81,17 @@ int main(int argc, char** argv) {
   }
   if (cuda) {
     for (int envs : {16384, 65536}) {
-      benchmark::RegisterBenchmark(("vector_env/cuda/fp32/envs:" + std::to_string(envs) + "/decimation:10").c_str(), bm_env,
-                                   parse_model("strut"), BackendKind::Cuda, Precision::Fp32, envs, 10)
+      benchmark::RegisterBenchmark(("vector_env/cuda/fp32/envs:" + std::to_string(envs) + "/decimation:10").c_str(),
+                                   bm_env, parse_model("strut"), BackendKind::Cuda, Precision::Fp32, envs, 10)
           ->UseRealTime()
           ->Unit(benchmark::kMicrosecond);
     }
     for (Precision precision : {Precision::Fp32, Precision::Fp64}) {
       for (int envs : {4096, 16384, 65536}) {
-        benchmark::RegisterBenchmark(
-            ("vector_env_ce/cuda/" + std::string(precision_name(precision)) + "/envs:" + std::to_string(envs) + "/decimation:10")
-                .c_str(),
-            bm_env, parse_model("ce"), BackendKind::Cuda, precision, envs, 10)
+        benchmark::RegisterBenchmark(("vector_env_ce/cuda/" + std::string(precision_name(precision)) +
+                                      "/envs:" + std::to_string(envs) + "/decimation:10")
+                                         .c_str(),
+                                     bm_env, parse_model("ce"), BackendKind::Cuda, precision, envs, 10)
             ->UseRealTime()
             ->Unit(benchmark::kMicrosecond);
       }

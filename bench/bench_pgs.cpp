@@ -55,12 +55,20 @@ void register_all() {
       const std::string suffix = std::string(p.name) + "/" + precision_name(precision);
       benchmark::RegisterBenchmark(("pgs/" + suffix).c_str(), bm_pgs, p.model,
                                    PgsBatchOptions{BackendKind::Cpu, precision, 0, false})
-          ->Arg(1)->Arg(256)->Arg(4096)->Unit(benchmark::kMicrosecond)->UseRealTime();
+          ->Arg(1)
+          ->Arg(256)
+          ->Arg(4096)
+          ->Unit(benchmark::kMicrosecond)
+          ->UseRealTime();
       if (!cuda) continue;
       for (bool warp : {false, true}) {
-        benchmark::RegisterBenchmark(((warp ? "pgs_cuda_warp/" : "pgs_cuda_thread/") + suffix).c_str(), bm_pgs,
-                                     p.model, PgsBatchOptions{BackendKind::Cuda, precision, 0, warp})
-            ->Arg(1024)->Arg(65536)->Arg(1 << 20)->Unit(benchmark::kMicrosecond)->UseRealTime();
+        benchmark::RegisterBenchmark(((warp ? "pgs_cuda_warp/" : "pgs_cuda_thread/") + suffix).c_str(), bm_pgs, p.model,
+                                     PgsBatchOptions{BackendKind::Cuda, precision, 0, warp})
+            ->Arg(1024)
+            ->Arg(65536)
+            ->Arg(1 << 20)
+            ->Unit(benchmark::kMicrosecond)
+            ->UseRealTime();
       }
     }
   }

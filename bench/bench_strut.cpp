@@ -144,15 +144,14 @@ void bm_step(benchmark::State& state) {
   T* to = b;
   for (auto _ : state) {
     benchmark::DoNotOptimize(from);
-    strut_step(p, terrain, T(w.origin_x), T(w.origin_y), integ, input, from, to,
-               static_cast<StrutDiagnostics<T>*>(nullptr));
+    strut_step(p, terrain, T(w.origin_x), T(w.origin_y), integ, input, from, to, static_cast<StrutDiagnostics<T>*>(nullptr));
     benchmark::DoNotOptimize(to);
     benchmark::ClobberMemory();
     std::swap(from, to);  // the vehicle keeps driving: the next step starts where this one ended
   }
   state.SetItemsProcessed(state.iterations());
-  state.counters["sim_s_per_s"] =
-      benchmark::Counter(double(state.iterations()) * double(integ.step), benchmark::Counter::kIsRate);
+  state.counters["sim_s_per_s"] = benchmark::Counter(double(state.iterations()) * double(integ.step),
+                                                     benchmark::Counter::kIsRate);
 }
 
 void register_benchmarks() {
@@ -178,9 +177,7 @@ void register_benchmarks() {
     }
   } else {
     std::fprintf(stderr, "fleetdyn_bench: CUDA benchmarks skipped: %s\n", why.c_str());
-    benchmark::RegisterBenchmark("strut_batch/cuda", [why](benchmark::State& state) {
-      state.SkipWithError(why.c_str());
-    });
+    benchmark::RegisterBenchmark("strut_batch/cuda", [why](benchmark::State& state) { state.SkipWithError(why.c_str()); });
   }
   benchmark::RegisterBenchmark("strut_derivative/fp32", bm_derivative<float>);
   benchmark::RegisterBenchmark("strut_derivative/fp64", bm_derivative<double>);
@@ -230,10 +227,9 @@ int main(int argc, char** argv) {
       usage();
       if (a == "--fleetdyn_help") return 0;
       rest.push_back(argv[i]);
-    } else if (value("--fleetdyn_machine", &machine) || value("--fleetdyn_out", &out_dir) ||
-               value("--fleetdyn_sizes", &sizes) || value("--fleetdyn_backends", &backends) ||
-               value("--fleetdyn_precisions", &precisions) || value("--fleetdyn_threads", &threads) ||
-               value("--fleetdyn_min_wall", &min_wall)) {
+    } else if (value("--fleetdyn_machine", &machine) || value("--fleetdyn_out", &out_dir) || value("--fleetdyn_sizes", &sizes) ||
+               value("--fleetdyn_backends", &backends) || value("--fleetdyn_precisions", &precisions) ||
+               value("--fleetdyn_threads", &threads) || value("--fleetdyn_min_wall", &min_wall)) {
     } else if (a.rfind("--fleetdyn_", 0) == 0) {
       std::fprintf(stderr, "fleetdyn_bench: unknown option %s\n", a.c_str());
       usage();

@@ -8,15 +8,14 @@
 
 #include "fleetdyn/error.h"
 
-#define FLEETDYN_CUDA_TRY(call)                                                                   \
-  do {                                                                                            \
-    const cudaError_t fleetdyn_cuda_status = (call);                                              \
-    if (fleetdyn_cuda_status != cudaSuccess) {                                                    \
-      throw ::fleetdyn::Error(std::string("CUDA error at ") + __FILE__ + ":" +                    \
-                              std::to_string(__LINE__) + ": " #call ": " +                        \
-                              cudaGetErrorName(fleetdyn_cuda_status) + " (" +                     \
-                              cudaGetErrorString(fleetdyn_cuda_status) + ")");                    \
-    }                                                                                             \
+#define FLEETDYN_CUDA_TRY(call)                                                                           \
+  do {                                                                                                    \
+    const cudaError_t fleetdyn_cuda_status = (call);                                                      \
+    if (fleetdyn_cuda_status != cudaSuccess) {                                                            \
+      throw ::fleetdyn::Error(std::string("CUDA error at ") + __FILE__ + ":" + std::to_string(__LINE__) + \
+                              ": " #call ": " + cudaGetErrorName(fleetdyn_cuda_status) + " (" +           \
+                              cudaGetErrorString(fleetdyn_cuda_status) + ")");                            \
+    }                                                                                                     \
   } while (0)
 
 namespace fleetdyn {

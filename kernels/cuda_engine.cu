@@ -70,7 +70,7 @@ class CudaEngine final : public Engine<Model, T> {
     const bool first = !uploaded_;
     uploaded_ = true;
 #define FLEETDYN_UPLOAD_ARRAY(sync, name, E, view) \
-    if ((sync) == kSyncConstant ? first : ((sync) & parts) != 0) name##_.upload(host.name, stream_);
+  if ((sync) == kSyncConstant ? first : ((sync)&parts) != 0) name##_.upload(host.name, stream_);
     FLEETDYN_BATCH_ARRAYS(FLEETDYN_UPLOAD_ARRAY)
 #undef FLEETDYN_UPLOAD_ARRAY
     if (first) local_params_ = local_params_for(static_cast<int>(host.params.size()));
@@ -100,7 +100,7 @@ class CudaEngine final : public Engine<Model, T> {
   // The vehicles' arrays (those of kSyncVehicles) back to the host.
   void download(BatchStorage<Model, T>& host) override {
 #define FLEETDYN_DOWNLOAD_ARRAY(sync, name, E, view) \
-    if ((sync) & kSyncVehicles) name##_.download(host.name, stream_);
+  if ((sync)&kSyncVehicles) name##_.download(host.name, stream_);
     FLEETDYN_BATCH_ARRAYS(FLEETDYN_DOWNLOAD_ARRAY)
 #undef FLEETDYN_DOWNLOAD_ARRAY
     FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));
@@ -157,7 +157,8 @@ std::unique_ptr<Engine<Model, T>> make_cuda_engine() {
   return std::make_unique<CudaEngine<Model, T>>();
 }
 
-#define FLEETDYN_INSTANTIATE_CUDA_ENGINE(Model, T) template std::unique_ptr<Engine<Model, T>> make_cuda_engine<Model, T>();
+#define FLEETDYN_INSTANTIATE_CUDA_ENGINE(Model, T) \
+  template std::unique_ptr<Engine<Model, T>> make_cuda_engine<Model, T>();
 FLEETDYN_BATCH_KINDS(FLEETDYN_INSTANTIATE_CUDA_ENGINE)
 #undef FLEETDYN_INSTANTIATE_CUDA_ENGINE
 

@@ -14,7 +14,9 @@ template <class E>
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
-  ~DeviceBuffer() { if (data_) cudaFree(data_); }
+  ~DeviceBuffer() {
+    if (data_) cudaFree(data_);
+  }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
@@ -28,11 +30,13 @@ class DeviceBuffer {
       size_ = host.size();
       if (size_) FLEETDYN_CUDA_TRY(cudaMalloc(&data_, size_ * sizeof(E)));
     }
-    if (size_) FLEETDYN_CUDA_TRY(cudaMemcpyAsync(data_, host.data(), size_ * sizeof(E), cudaMemcpyHostToDevice, stream));
+    if (size_)
+      FLEETDYN_CUDA_TRY(cudaMemcpyAsync(data_, host.data(), size_ * sizeof(E), cudaMemcpyHostToDevice, stream));
   }
   void download(std::vector<E>& host, cudaStream_t stream) const {
     host.resize(size_);
-    if (size_) FLEETDYN_CUDA_TRY(cudaMemcpyAsync(host.data(), data_, size_ * sizeof(E), cudaMemcpyDeviceToHost, stream));
+    if (size_)
+      FLEETDYN_CUDA_TRY(cudaMemcpyAsync(host.data(), data_, size_ * sizeof(E), cudaMemcpyDeviceToHost, stream));
   }
 
  private:

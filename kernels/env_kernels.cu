@@ -51,7 +51,8 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
     name_ = current_cuda_device_name();
     FLEETDYN_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     FLEETDYN_CUDA_TRY(cudaMallocHost(&bad_host_, sizeof(int)));
-    for (cudaEvent_t& copied : staging_copied_) FLEETDYN_CUDA_TRY(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
+    for (cudaEvent_t& copied : staging_copied_)
+      FLEETDYN_CUDA_TRY(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
   }
   ~CudaEnvEngine() override {
     if (stream_) {
@@ -70,7 +71,8 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
     FLEETDYN_ENV_SHARED_ARRAYS(FLEETDYN_UPLOAD_ENV_ARRAY)
     FLEETDYN_ENV_ARRAYS(FLEETDYN_UPLOAD_ENV_ARRAY)
 #undef FLEETDYN_UPLOAD_ENV_ARRAY
-    for (DeviceBuffer<float>& slot : actions_slot_) slot.upload(std::vector<float>(static_cast<size_t>(h.env_count) * 3, 0.0f), stream_);
+    for (DeviceBuffer<float>& slot : actions_slot_)
+      slot.upload(std::vector<float>(static_cast<size_t>(h.env_count) * 3, 0.0f), stream_);
     mask_.upload(std::vector<uint8_t>(static_cast<size_t>(h.env_count), 0), stream_);
     bad_.upload(std::vector<int>(1, 0), stream_);
     FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));  // the host vectors may change after this
@@ -87,7 +89,8 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
       FLEETDYN_CUDA_TRY(cudaMemcpyAsync(mask_.data(), mask, h.env_count, cudaMemcpyHostToDevice, stream_));
       FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));  // the caller's mask may go away
     }
-    env_reset_kernel<Model, T><<<blocks(h.env_count), kEnvThreadsPerBlock, 0, stream_>>>(buffers(h), mask ? mask_.data() : nullptr);
+    env_reset_kernel<Model, T>
+        <<<blocks(h.env_count), kEnvThreadsPerBlock, 0, stream_>>>(buffers(h), mask ? mask_.data() : nullptr);
     FLEETDYN_CUDA_TRY(cudaGetLastError());
   }
   int step(EnvStorage<Model, T>& h, const float* actions, MemorySpace space) override {
@@ -150,7 +153,7 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
   }
   static int blocks(int n) { return (n + kEnvThreadsPerBlock - 1) / kEnvThreadsPerBlock; }
   cudaStream_t stream_ = nullptr;
-  int* bad_host_ = nullptr;  // pinned
+  int* bad_host_ = nullptr;                 // pinned
   float* staging_[2] = {nullptr, nullptr};  // pinned
   cudaEvent_t staging_copied_[2] = {nullptr, nullptr};
   int next_staging_ = 0;

@@ -89,8 +89,7 @@ class PgsCudaEngine final : public PgsEngine<T> {
     view_.rows = rows_.data();
     view_.sweep_order = sweep_order_.data();
     view_.color_begin = color_begin_.data();
-    scratch_.upload(std::vector<T>(static_cast<size_t>(pgs::scratch_size(view_.body_count, view_.row_count)) * n, T(0)),
-                    stream_);
+    scratch_.upload(std::vector<T>(static_cast<size_t>(pgs::scratch_size(view_.body_count, view_.row_count)) * n, T(0)), stream_);
     write(arrays);
   }
 
@@ -100,11 +99,11 @@ class PgsCudaEngine final : public PgsEngine<T> {
       const long long threads = 32LL * n_;
       const int grid = static_cast<int>((threads + block - 1) / block);
       pgs_step_warp_kernel<T><<<grid, block, 0, stream_>>>(view_, state_.data(), scratch_.data(), report_.data(),
-                                                            status_.data(), iterations_.data(), n_, steps);
+                                                           status_.data(), iterations_.data(), n_, steps);
     } else {
       const int grid = (n_ + block - 1) / block;
       pgs_step_kernel<T><<<grid, block, 0, stream_>>>(view_, state_.data(), scratch_.data(), report_.data(),
-                                                       status_.data(), iterations_.data(), n_, steps);
+                                                      status_.data(), iterations_.data(), n_, steps);
     }
     FLEETDYN_CUDA_TRY(cudaGetLastError());
   }
@@ -148,7 +147,8 @@ bool pgs_cuda_device_usable(std::string* why) {
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
-    if (why) *why = std::string("no CUDA device (") + (err != cudaSuccess ? cudaGetErrorString(err) : "no devices found") + ")";
+    if (why)
+      *why = std::string("no CUDA device (") + (err != cudaSuccess ? cudaGetErrorString(err) : "no devices found") + ")";
     cudaGetLastError();
     return false;
   }

@@ -5,10 +5,11 @@ set -euo pipefail
 # chromium: test_study_report renders report.html headless and checks the plots are drawn.
 # OpenMPI: studies shard over MPI ranks (optional at build time; the MpiStudy test runs mpirun).
 # HDF5: studies write the worst cases' trajectories (optional at build time).
-# clang and its runtimes: the sanitizer build and the fuzzer (scripts/test.sh, scripts/fuzz.sh).
+# clang and its runtimes: the sanitizer build and the fuzzer (scripts/test.sh, scripts/fuzz.sh);
+# clang-format: the style check (scripts/check-format.sh, .clang-format).
 packages=(cmake ninja-build g++ libeigen3-dev libgtest-dev libbenchmark-dev libyaml-cpp-dev
           nlohmann-json3-dev libcli11-dev libsundials-dev libopenmpi-dev openmpi-bin libhdf5-dev chromium
-          clang libclang-rt-dev)
+          clang libclang-rt-dev clang-format)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Install missing packages, build, and run the whole test suite; CI runs exactly this.
+#   0. the C++ and CUDA sources formatted as .clang-format says (scripts/check-format.sh).
 #   1. build/ (Release, CUDA when the toolkit is there, Python): ctest. GPU tests skip with
 #      "no CUDA device" where there is none.
 #   2. build-sanitize/ (clang, AddressSanitizer + UndefinedBehaviorSanitizer, CUDA and Python
@@ -26,6 +27,7 @@ timed() {  # timed LABEL COMMAND...: run it and note how long it took
 }
 
 timed "install" scripts/install-deps.sh
+timed "format check" scripts/check-format.sh
 if [[ $parts == *main* ]]; then
   timed "build (Release)" scripts/build.sh "${args[@]+"${args[@]}"}"
   timed "ctest (Release)" ctest --test-dir build --output-on-failure -j "$jobs"

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "fleetdyn/driver.h"
-#include "fleetdyn/physics/drivers/driver.h"
 #include "fleetdyn/physics/core/math.h"
+#include "fleetdyn/physics/drivers/driver.h"
 
 namespace fleetdyn {
 namespace test {
@@ -37,8 +37,16 @@ struct StoredPaths {
     }
   }
   PathSet<double> set() const {
-    return {static_cast<int>(offset.size()), offset.data(), count.data(), closed.data(), length.data(), x.data(),
-            y.data(), speed.data(), s.data(), nullptr};
+    return {static_cast<int>(offset.size()),
+            offset.data(),
+            count.data(),
+            closed.data(),
+            length.data(),
+            x.data(),
+            y.data(),
+            speed.data(),
+            s.data(),
+            nullptr};
   }
   PathView<double> view(int path = 0) const { return path_of(set(), path); }
 };

@@ -37,11 +37,11 @@ inline double hold_speed(double target, double speed) { return std::clamp(0.5 * 
 // One sample of a vehicle's state, in the same terms for both models.
 struct Sample {
   double t;
-  double speed;             // [m/s] horizontal speed of the chassis
-  double lateral_accel;     // [m/s^2] speed * yaw rate
-  double yaw_rate;          // [rad/s]
-  double roll, pitch;       // [rad] roll + = right side down; pitch + = nose down
-  double normal_force[4];   // [N] tire loads, corners FL FR RL RR
+  double speed;            // [m/s] horizontal speed of the chassis
+  double lateral_accel;    // [m/s^2] speed * yaw rate
+  double yaw_rate;         // [rad/s]
+  double roll, pitch;      // [rad] roll + = right side down; pitch + = nose down
+  double normal_force[4];  // [N] tire loads, corners FL FR RL RR
 };
 
 // The sample of a chassis with rotation `rot` (body -> world), body-axis rates `omega_body` and
@@ -71,7 +71,9 @@ inline double average(const std::vector<Sample>& s, double from, const std::func
 }
 
 // Lateral load transfer of an axle (0 front, 1 rear): (F_right - F_left) / 2 [N].
-inline double transfer(const Sample& s, int axle) { return 0.5 * (s.normal_force[2 * axle + 1] - s.normal_force[2 * axle]); }
+inline double transfer(const Sample& s, int axle) {
+  return 0.5 * (s.normal_force[2 * axle + 1] - s.normal_force[2 * axle]);
+}
 
 // ce: 2 ms RK4 steps (its default), starting at rest at `speed`; a sample every `every` steps.
 // `stop` ends the run early when it returns true.
@@ -86,13 +88,16 @@ inline std::vector<Sample> run_ce(const CeParams<double>& p, double speed, doubl
   const CeSuspension<double> susp{{p.corner[0], p.corner[1], p.corner[2], p.corner[3]}, p.steering};
   for (int k = -20; k <= 20; ++k) {
     const double pitman = p.steering.max_angle * k / 20.0;
-    angles.push_back(0.5 * (corner_kinematics(susp, 0, 0.0, pitman).pose.steer_angle + corner_kinematics(susp, 1, 0.0, pitman).pose.steer_angle -
-                            corner_kinematics(susp, 0, 0.0, 0.0).pose.steer_angle - corner_kinematics(susp, 1, 0.0, 0.0).pose.steer_angle));
+    angles.push_back(0.5 * (corner_kinematics(susp, 0, 0.0, pitman).pose.steer_angle +
+                            corner_kinematics(susp, 1, 0.0, pitman).pose.steer_angle -
+                            corner_kinematics(susp, 0, 0.0, 0.0).pose.steer_angle -
+                            corner_kinematics(susp, 1, 0.0, 0.0).pose.steer_angle));
     inputs.push_back(k / 20.0);
   }
   auto input_for = [&](double angle) {
     for (size_t k = 1; k < angles.size(); ++k) {
-      if (angle <= angles[k]) return inputs[k - 1] + (inputs[k] - inputs[k - 1]) * (angle - angles[k - 1]) / (angles[k] - angles[k - 1]);
+      if (angle <= angles[k])
+        return inputs[k - 1] + (inputs[k] - inputs[k - 1]) * (angle - angles[k - 1]) / (angles[k] - angles[k - 1]);
     }
     return 1.0;
   };

@@ -67,8 +67,7 @@ inline std::string parse_error(const std::string& text) {
 }
 
 // Writes `text` to folder/scenario.yaml and runs it with results in folder/out.
-inline int run_study_text(const std::filesystem::path& folder, const std::string& text,
-                          std::string* err_text = nullptr) {
+inline int run_study_text(const std::filesystem::path& folder, const std::string& text, std::string* err_text = nullptr) {
   write_text(folder / "scenario.yaml", text);
   return run_scenario(folder / "scenario.yaml", folder / "out", err_text);
 }

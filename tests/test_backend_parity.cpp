@@ -18,13 +18,12 @@ using test::cpu_options;
 
 // A 10 s maneuver with everything in it: accelerate, a step steer, a reversal, braking.
 Maneuver test_maneuver() {
-  return {{0.0, 0.0, 0.4, 0.0}, {2.0, 0.0, 0.4, 0.0}, {2.5, 0.35, 0.3, 0.0}, {5.0, 0.35, 0.3, 0.0},
-          {5.6, -0.35, 0.3, 0.0}, {7.5, -0.35, 0.0, 0.0}, {8.0, 0.0, 0.0, 0.6}, {10.0, 0.0, 0.0, 0.6}};
+  return {{0.0, 0.0, 0.4, 0.0},   {2.0, 0.0, 0.4, 0.0},   {2.5, 0.35, 0.3, 0.0}, {5.0, 0.35, 0.3, 0.0},
+          {5.6, -0.35, 0.3, 0.0}, {7.5, -0.35, 0.0, 0.0}, {8.0, 0.0, 0.0, 0.6},  {10.0, 0.0, 0.0, 0.6}};
 }
 
 double position_difference(const VehicleSnapshot& a, const VehicleSnapshot& b) {
-  return std::sqrt(sq(a.position[0] - b.position[0]) + sq(a.position[1] - b.position[1]) +
-                   sq(a.position[2] - b.position[2]));
+  return std::sqrt(sq(a.position[0] - b.position[0]) + sq(a.position[1] - b.position[1]) + sq(a.position[2] - b.position[2]));
 }
 
 // Vehicles that differ (mass, CG height, wheel rates, tire friction, initial speed), so a
@@ -67,7 +66,7 @@ TEST(BackendParity, DefaultStepRespectsStiffestMode) {
   RecordProperty("default_step_s", std::to_string(a.default_step));
   EXPECT_LE(a.default_step, 0.75 * a.rk4_stable_step);
   EXPECT_GT(a.default_step, 0.25 * a.rk4_stable_step);  // and not needlessly small
-  EXPECT_LT(a.stiffest_rate * a.rk4_stable_step, 2.8);   // the real-axis bound holds
+  EXPECT_LT(a.stiffest_rate * a.rk4_stable_step, 2.8);  // the real-axis bound holds
   for (double factor : {0.9, 1.1}) {
     BatchOptions options = cpu_options();
     options.step = factor * a.rk4_stable_step;

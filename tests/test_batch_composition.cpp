@@ -65,7 +65,9 @@ struct PgsCase {
 constexpr int kProbeVariant = 3;
 constexpr double kProbeSpeed = 12.0;
 
-Maneuver step_steer() { return {{0.0, 0.0, 0.3, 0.0}, {0.3, 0.0, 0.3, 0.0}, {0.6, 0.3, 0.2, 0.0}, {5.0, 0.3, 0.2, 0.0}}; }
+Maneuver step_steer() {
+  return {{0.0, 0.0, 0.3, 0.0}, {0.3, 0.0, 0.3, 0.0}, {0.6, 0.3, 0.2, 0.0}, {5.0, 0.3, 0.2, 0.0}};
+}
 
 SteerProgram j_turn(double amplitude) {
   SteerProgram g;
@@ -145,11 +147,14 @@ void expect_composition_independent(BackendKind backend, bool simd) {
     options.step = Case::kStep;
     options.cpu_simd = simd;
     for (bool driven : {false, true}) {
-      const std::string what = std::string(precision == Precision::Fp64 ? "fp64" : "fp32") + (driven ? ", driven" : ", open loop");
+      const std::string what = std::string(precision == Precision::Fp64 ? "fp64" : "fp32") +
+                               (driven ? ", driven" : ", open loop");
       const Outcome alone = run_probe<Case>(options, Layout::Alone, driven);
       EXPECT_GT(std::fabs(alone.state[0]) + std::fabs(alone.state[1]), 1.0) << what << ": the probe went nowhere";
-      expect_identical(alone, run_probe<Case>(options, Layout::SharedParams, driven), what + ", among vehicles sharing its parameters");
-      expect_identical(alone, run_probe<Case>(options, Layout::OwnParams, driven), what + ", among vehicles with their own parameters");
+      expect_identical(alone, run_probe<Case>(options, Layout::SharedParams, driven),
+                       what + ", among vehicles sharing its parameters");
+      expect_identical(alone, run_probe<Case>(options, Layout::OwnParams, driven),
+                       what + ", among vehicles with their own parameters");
     }
   }
 }

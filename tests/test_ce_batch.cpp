@@ -28,7 +28,7 @@ BatchOptions ce_options(Precision precision = Precision::Fp64) {
 
 // 6 s: accelerate, step steer left, reverse to the right, brake.
 Maneuver ce_maneuver() {
-  return {{0.0, 0.0, 0.4, 0.0}, {1.0, 0.0, 0.4, 0.0}, {1.3, 0.4, 0.3, 0.0}, {3.0, 0.4, 0.3, 0.0},
+  return {{0.0, 0.0, 0.4, 0.0},  {1.0, 0.0, 0.4, 0.0},  {1.3, 0.4, 0.3, 0.0}, {3.0, 0.4, 0.3, 0.0},
           {3.5, -0.4, 0.3, 0.0}, {4.5, -0.4, 0.0, 0.0}, {5.0, 0.0, 0.0, 0.5}, {6.0, 0.0, 0.0, 0.5}};
 }
 
@@ -82,8 +82,7 @@ TEST(CeBatch, StepsExactlyWhatCeStepSteps) {
       const ManeuverPoint& a = table[hi - 1];
       const ManeuverPoint& b = table[hi];
       const double w = (t - a.time) / (b.time - a.time);
-      in = {a.steer + w * (b.steer - a.steer), a.throttle + w * (b.throttle - a.throttle),
-            a.brake + w * (b.brake - a.brake)};
+      in = {a.steer + w * (b.steer - a.steer), a.throttle + w * (b.throttle - a.throttle), a.brake + w * (b.brake - a.brake)};
     }
     ce_step(p, CeEnvironment<double>{&flat, ox, oy}, kStep, 1, in, s.data(), next.data());
     s = next;
@@ -96,7 +95,8 @@ TEST(CeBatch, StepsExactlyWhatCeStepSteps) {
   EXPECT_EQ(origin[1], oy);
   EXPECT_GT(ox, 60.0);  // it travelled past at least one origin quantum
   double worst = 0.0;
-  for (int j = 0; j < kCeStateSize; ++j) worst = std::max(worst, std::fabs(b[j] - s[j]) / std::max(1.0, std::fabs(s[j])));
+  for (int j = 0; j < kCeStateSize; ++j)
+    worst = std::max(worst, std::fabs(b[j] - s[j]) / std::max(1.0, std::fabs(s[j])));
   RecordProperty("batch_vs_direct_worst_relative", std::to_string(worst));
   EXPECT_LT(worst, 1e-12);
   EXPECT_NEAR(batch.time(0), steps * kStep, 1e-12);
@@ -109,8 +109,8 @@ TEST(CeBatch, StepsExactlyWhatCeStepSteps) {
 TEST(CeBatch, PlacesVehiclesOnTheTerrainAtRest) {
   const CeParams<double> p = hmmwv_ce_params();
   const std::vector<double> rest = ce_rest_state(p);
-  const double rest_com_height = (load3(rest.data(), ce::kPos) +
-                                  rotation_matrix(load_quat(rest.data(), ce::kQuat)) * p.chassis_com).z;
+  const double rest_com_height = (load3(rest.data(), ce::kPos) + rotation_matrix(load_quat(rest.data(), ce::kQuat)) * p.chassis_com)
+                                     .z;
   {
     Batch batch({p}, 1, TerrainSpec{}, ce_options());
     batch.set_initial_conditions({{1234.5, -321.0, 2.0, 0.0}});

@@ -22,7 +22,6 @@
 namespace fleetdyn {
 namespace {
 
-
 TerrainDesc<double> flat_ground() {
   TerrainDesc<double> t{};
   t.kind = TerrainKind::Flat;
@@ -30,7 +29,9 @@ TerrainDesc<double> flat_ground() {
   return t;
 }
 
-double relative_difference(double ce_value, double strut_value) { return std::fabs(strut_value - ce_value) / std::fabs(ce_value); }
+double relative_difference(double ce_value, double strut_value) {
+  return std::fabs(strut_value - ce_value) / std::fabs(ce_value);
+}
 
 class CeCrossModel : public ::testing::Test {
  protected:
@@ -84,8 +85,8 @@ TEST_F(CeCrossModel, StaticWheelLoadsAgreeWithinOnePercent) {
 // ---- ride frequencies --------------------------------------------------------------------------
 
 struct Mode {
-  double frequency;                  // [Hz] |Im lambda| / 2 pi
-  double damping_ratio;              // [-] -Re lambda / |lambda|
+  double frequency;                        // [Hz] |Im lambda| / 2 pi
+  double damping_ratio;                    // [-] -Re lambda / |lambda|
   double heave, pitch, roll, surge, sway;  // shares of the body motion (sum 1)
 };
 
@@ -95,8 +96,8 @@ struct Mode {
 // COM) in each eigenvector (a = half wheelbase, b = half track turn the rates into velocities at
 // the wheels). `body` reads (v_x, v_y, v_z of the body COM, omega_x, omega_y) from a (complex)
 // state vector.
-std::vector<Mode> sprung_modes(int n, const std::function<void(const double*, double*)>& f, const std::vector<double>& x0,
-                               double half_wheelbase, double half_track,
+std::vector<Mode> sprung_modes(int n, const std::function<void(const double*, double*)>& f,
+                               const std::vector<double>& x0, double half_wheelbase, double half_track,
                                const std::function<Eigen::Matrix<std::complex<double>, 5, 1>(const Eigen::VectorXcd&)>& body) {
   Eigen::MatrixXd jac(n, n);
   std::vector<double> xp(x0), xm(x0), fp(n), fm(n);
@@ -159,8 +160,8 @@ RideModes ride_modes(const CeParams<double>& c, const StrutParams<double>& s, do
   const DriverInput<double> still{0.0, 0.0, 0.0};
   RideModes r;
   r.ce = sprung_modes(
-      kCeStateSize, [&](const double* x, double* dx) { ce_derivative(c, env, still, x, dx); }, rest, half_wheelbase,
-      half_track, [&](const Eigen::VectorXcd& v) {
+      kCeStateSize, [&](const double* x, double* dx) { ce_derivative(c, env, still, x, dx); }, rest, half_wheelbase, half_track,
+      [&](const Eigen::VectorXcd& v) {
         const std::complex<double> wx = v[ce::kOmega], wy = v[ce::kOmega + 1], wz = v[ce::kOmega + 2];
         Eigen::Matrix<std::complex<double>, 5, 1> b;
         b << v[ce::kVel] + wy * com.z - wz * com.y, v[ce::kVel + 1] + wz * com.x - wx * com.z,
@@ -171,8 +172,11 @@ RideModes ride_modes(const CeParams<double>& c, const StrutParams<double>& s, do
   const StrutEnvironment<double> senv(s, &ground, 0.0, 0.0, still);
   r.strut = sprung_modes(
       kStrutStateSize,
-      [&](const double* x, double* dx) { strut_derivative(s, senv, still, x, dx, static_cast<StrutDiagnostics<double>*>(nullptr)); },
-      strut_rest_state(s, ground, speed), half_wheelbase, half_track, [&](const Eigen::VectorXcd& v) {
+      [&](const double* x, double* dx) {
+        strut_derivative(s, senv, still, x, dx, static_cast<StrutDiagnostics<double>*>(nullptr));
+      },
+      strut_rest_state(s, ground, speed), half_wheelbase, half_track,
+      [&](const Eigen::VectorXcd& v) {
         Eigen::Matrix<std::complex<double>, 5, 1> b;
         b << v[strut::kVel], v[strut::kVel + 1], v[strut::kVel + 2], v[strut::kOmega], v[strut::kOmega + 1];
         return b;
@@ -193,13 +197,16 @@ struct RideFrequencies {
   double heave, pitch, roll;  // [Hz] of the modes with the largest heave, pitch, roll shares
 };
 RideFrequencies ride_frequencies(const std::vector<Mode>& modes) {
-  return {dominant(modes, &Mode::heave).frequency, dominant(modes, &Mode::pitch).frequency, dominant(modes, &Mode::roll).frequency};
+  return {dominant(modes, &Mode::heave).frequency, dominant(modes, &Mode::pitch).frequency,
+          dominant(modes, &Mode::roll).frequency};
 }
 
 void report(const char* what, const RideFrequencies& c, const RideFrequencies& s) {
-  std::printf("%s: heave ce %.4f strut %.4f Hz (%+.2f %%), pitch ce %.4f strut %.4f Hz (%+.2f %%), roll ce %.4f strut %.4f Hz (%+.2f %%)\n",
-              what, c.heave, s.heave, 100.0 * (s.heave - c.heave) / c.heave, c.pitch, s.pitch, 100.0 * (s.pitch - c.pitch) / c.pitch,
-              c.roll, s.roll, 100.0 * (s.roll - c.roll) / c.roll);
+  std::printf(
+      "%s: heave ce %.4f strut %.4f Hz (%+.2f %%), pitch ce %.4f strut %.4f Hz (%+.2f %%), roll ce %.4f strut %.4f Hz "
+      "(%+.2f %%)\n",
+      what, c.heave, s.heave, 100.0 * (s.heave - c.heave) / c.heave, c.pitch, s.pitch,
+      100.0 * (s.pitch - c.pitch) / c.pitch, c.roll, s.roll, 100.0 * (s.roll - c.roll) / c.roll);
 }
 
 // The HMMWV's front wheel rate is less than half the rear one on nearly equal axle loads, so
@@ -260,7 +267,8 @@ TEST_F(CeCrossModel, ProgressiveCoilCarriesTheGeometricStiffnessOfThePreloadedSp
   for (int axle = 0; axle < 2; ++axle) {
     const int i = 2 * axle;
     const double h = 1e-4;
-    const double rate = (strut_spring_force(s, i, corner_travel(s, i, h)) - strut_spring_force(s, i, corner_travel(s, i, -h))) / (2.0 * h);
+    const double rate = (strut_spring_force(s, i, corner_travel(s, i, h)) - strut_spring_force(s, i, corner_travel(s, i, -h))) /
+                        (2.0 * h);
     const double expected = ce_effective_wheel_rate(c, axle);
     std::printf("axle %d: strut wheel rate %.1f N/m, ce effective %.1f N/m, k MR^2 %.1f N/m\n", axle, rate, expected,
                 s.wheel_rate[i]);
@@ -304,8 +312,8 @@ TEST_F(CeCrossModel, TireScrubStiffensHeaveAtRest) {
 
 // ---- steady cornering ---------------------------------------------------------------------------
 
-constexpr double kCornerSpeed = 15.0;        // [m/s]
-constexpr double kRoadWheelAngle = 3.0 * kPi / 180.0;  // mean front road-wheel angle [rad]
+constexpr double kCornerSpeed = 15.0;                   // [m/s]
+constexpr double kRoadWheelAngle = 3.0 * kPi / 180.0;   // mean front road-wheel angle [rad]
 constexpr double kDuration = 10.0, kAverageFrom = 8.0;  // [s]
 
 // The same P controller on throttle for both models (no brake: the turn's drag is small).
@@ -318,7 +326,8 @@ double steer_ramp(double t) { return std::fmin(1.0, t / 0.5); }
 double ce_pitman_for_road_wheel_angle(const CeParams<double>& p, double angle) {
   const CeSuspension<double> susp{{p.corner[0], p.corner[1], p.corner[2], p.corner[3]}, p.steering};
   auto mean_angle = [&](double pitman) {
-    return 0.5 * (corner_kinematics(susp, 0, 0.0, pitman).pose.steer_angle + corner_kinematics(susp, 1, 0.0, pitman).pose.steer_angle) -
+    return 0.5 * (corner_kinematics(susp, 0, 0.0, pitman).pose.steer_angle +
+                  corner_kinematics(susp, 1, 0.0, pitman).pose.steer_angle) -
            0.5 * (corner_kinematics(susp, 0, 0.0, 0.0).pose.steer_angle + corner_kinematics(susp, 1, 0.0, 0.0).pose.steer_angle);
   };
   double lo = 0.0, hi = p.steering.max_angle;
@@ -366,7 +375,8 @@ TEST_F(CeCrossModel, SteadyCorneringLateralAccelerationAgreesWithinFivePercent) 
         ce_turn.yaw_rate += yaw_rate;
         ce_turn.roll += std::asin(rot.m[2][1]);
         ce_turn.road_wheel += 0.5 * (corners[0].pose.steer_angle + corners[1].pose.steer_angle);
-        for (int a = 0; a < 2; ++a) ce_turn.transfer[a] += 0.5 * (corners[2 * a + 1].tire_normal_force - corners[2 * a].tire_normal_force);
+        for (int a = 0; a < 2; ++a)
+          ce_turn.transfer[a] += 0.5 * (corners[2 * a + 1].tire_normal_force - corners[2 * a].tire_normal_force);
         ++samples;
       }
       ce_step(ce, ce_env, dt, 1, input, s.data(), next.data());
@@ -396,23 +406,25 @@ TEST_F(CeCrossModel, SteadyCorneringLateralAccelerationAgreesWithinFivePercent) 
         strut_turn.yaw_rate += yaw_rate;
         strut_turn.roll += std::asin(rot.m[2][1]);
         strut_turn.road_wheel += road_wheel_angle(strut, input.steer, 0);
-        for (int a = 0; a < 2; ++a) strut_turn.transfer[a] += 0.5 * (diag.tire_normal_force[2 * a + 1] - diag.tire_normal_force[2 * a]);
+        for (int a = 0; a < 2; ++a)
+          strut_turn.transfer[a] += 0.5 * (diag.tire_normal_force[2 * a + 1] - diag.tire_normal_force[2 * a]);
         ++samples;
       }
       s.swap(next);
     }
-    for (double* x : {&strut_turn.lateral_accel, &strut_turn.speed, &strut_turn.yaw_rate, &strut_turn.roll, &strut_turn.road_wheel,
-                      &strut_turn.transfer[0], &strut_turn.transfer[1]})
+    for (double* x : {&strut_turn.lateral_accel, &strut_turn.speed, &strut_turn.yaw_rate, &strut_turn.roll,
+                      &strut_turn.road_wheel, &strut_turn.transfer[0], &strut_turn.transfer[1]})
       *x /= samples;
   }
   for (const auto& [name, r] : {std::pair<const char*, TurnResult>{"ce   ", ce_turn}, {"strut", strut_turn}}) {
-    std::printf("%s turn: a_y %.4f m/s^2, speed %.4f m/s, yaw rate %.5f rad/s, roll %.3f deg, road wheel %.4f deg, "
-                "load transfer front %.1f N rear %.1f N\n",
-                name, r.lateral_accel, r.speed, r.yaw_rate, r.roll * 180.0 / kPi, r.road_wheel * 180.0 / kPi, r.transfer[0],
-                r.transfer[1]);
+    std::printf(
+        "%s turn: a_y %.4f m/s^2, speed %.4f m/s, yaw rate %.5f rad/s, roll %.3f deg, road wheel %.4f deg, "
+        "load transfer front %.1f N rear %.1f N\n",
+        name, r.lateral_accel, r.speed, r.yaw_rate, r.roll * 180.0 / kPi, r.road_wheel * 180.0 / kPi, r.transfer[0],
+        r.transfer[1]);
   }
-  std::printf("lateral acceleration: ce %.4f, strut %.4f m/s^2 (%.2f %%)\n", ce_turn.lateral_accel, strut_turn.lateral_accel,
-              100.0 * (strut_turn.lateral_accel - ce_turn.lateral_accel) / ce_turn.lateral_accel);
+  std::printf("lateral acceleration: ce %.4f, strut %.4f m/s^2 (%.2f %%)\n", ce_turn.lateral_accel,
+              strut_turn.lateral_accel, 100.0 * (strut_turn.lateral_accel - ce_turn.lateral_accel) / ce_turn.lateral_accel);
   EXPECT_GT(ce_turn.lateral_accel, 2.0);  // a real turn
   EXPECT_GT(strut_turn.lateral_accel, 2.0);
   EXPECT_NEAR(ce_turn.speed, kCornerSpeed, 0.5);

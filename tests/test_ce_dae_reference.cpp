@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "fleetdyn/ce.h"
-#include "tests/reference/ce_dae_reference.h"
 #include "tests/ce_test_util.h"
+#include "tests/reference/ce_dae_reference.h"
 
 namespace fleetdyn {
 namespace {
@@ -89,9 +89,10 @@ TEST(CeDaeReference, InstantaneousAccelerationsMatchEquation8) {
     for (int i = 0; i < kCorners; ++i) {
       const CeCornerBodies<double>& c = corners[i];
       const SpatialVec<double> upright_vel = base_vel + c.rel_vel[kCeUpright];
-      const SpatialVec<double> upright_acc = base_acc + ds[kLcaRate + i] * c.lca_map[kCeUpright] + c.rel_bias[kCeUpright] +
-                                             cross_motion(base_vel, c.rel_vel[kCeUpright]);
-      check(point_acc(upright_vel, upright_acc, c.pose.wheel_centre), ref.wheel_centre_acc[i], g, "wheel centre acceleration", i);
+      const SpatialVec<double> upright_acc = base_acc + ds[kLcaRate + i] * c.lca_map[kCeUpright] +
+                                             c.rel_bias[kCeUpright] + cross_motion(base_vel, c.rel_vel[kCeUpright]);
+      check(point_acc(upright_vel, upright_acc, c.pose.wheel_centre), ref.wheel_centre_acc[i], g,
+            "wheel centre acceleration", i);
       check(rot * upright_acc.ang, ref.upright_alpha[i], 1.0, "upright angular acceleration", i);
       // The wheel: the upright's motion plus its spin about the (moving) axis.
       const SpatialVec<double> spin = s[kWheelSpin + i] * c.spin_axis;
@@ -99,7 +100,11 @@ TEST(CeDaeReference, InstantaneousAccelerationsMatchEquation8) {
       check(rot * wheel_acc.ang, ref.wheel_alpha[i], 10.0, "wheel angular acceleration", i);
     }
   }
-  RecordProperty("worst_relative_difference", [&] { char b[32]; std::snprintf(b, sizeof b, "%.3g", worst); return std::string(b); }());
+  RecordProperty("worst_relative_difference", [&] {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g", worst);
+    return std::string(b);
+  }());
 }
 
 TEST(CeDaeReference, BumpAndSteerTrajectoriesMatchTheCeOde) {
@@ -134,15 +139,16 @@ TEST(CeDaeReference, BumpAndSteerTrajectoriesMatchTheCeOde) {
   CeDaeStats stats;
   CeDaeOptions options;
   const auto t_dae = std::chrono::steady_clock::now();
-  const std::vector<CeDaeSample> dae =
-      ce_dae_simulate(p, ground, s0, [&](double) { return input; }, {}, times, options, &stats);
+  const std::vector<CeDaeSample> dae = ce_dae_simulate(
+      p, ground, s0, [&](double) { return input; }, {}, times, options, &stats);
   const double dae_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_dae).count();
   ASSERT_EQ(dae.size(), ce.chassis.size());
 
   double chassis_diff = 0.0, wheel_diff = 0.0, joint = 0.0, angle = 0.0, quat = 0.0, vel = 0.0;
   for (int k = 0; k < samples; ++k) {
     chassis_diff = std::fmax(chassis_diff, norm(dae[k].chassis_origin - ce.chassis[k]));
-    for (int i = 0; i < kCorners; ++i) wheel_diff = std::fmax(wheel_diff, norm(dae[k].wheel_centre[i] - ce.wheels[k][i]));
+    for (int i = 0; i < kCorners; ++i)
+      wheel_diff = std::fmax(wheel_diff, norm(dae[k].wheel_centre[i] - ce.wheels[k][i]));
     joint = std::fmax(joint, dae[k].max_joint_residual);
     angle = std::fmax(angle, dae[k].max_angle_residual);
     quat = std::fmax(quat, dae[k].max_quat_norm_residual);
@@ -150,10 +156,11 @@ TEST(CeDaeReference, BumpAndSteerTrajectoriesMatchTheCeOde) {
   }
   std::printf("max |chassis diff| %.3e m, max |wheel diff| %.3e m\n", chassis_diff, wheel_diff);
   std::printf("max residuals: joints %.3e m, axes %.3e, quat norm %.3e, velocity %.3e m/s\n", joint, angle, quat, vel);
-  std::printf("IDA: %d unknowns, %d constraint rows, %ld steps, %ld residuals, %ld Jacobians, %ld error-test and "
-              "%ld Newton failures; %.2f s (ce RK4: %.2f s)\n",
-              stats.unknowns, stats.constraints, stats.steps, stats.residual_evals, stats.jacobian_evals,
-              stats.error_test_failures, stats.nonlinear_failures, dae_seconds, ce_seconds);
+  std::printf(
+      "IDA: %d unknowns, %d constraint rows, %ld steps, %ld residuals, %ld Jacobians, %ld error-test and "
+      "%ld Newton failures; %.2f s (ce RK4: %.2f s)\n",
+      stats.unknowns, stats.constraints, stats.steps, stats.residual_evals, stats.jacobian_evals,
+      stats.error_test_failures, stats.nonlinear_failures, dae_seconds, ce_seconds);
   EXPECT_LT(chassis_diff, 1e-4);
   EXPECT_LT(wheel_diff, 1e-4);
   EXPECT_LT(joint, 1e-8);

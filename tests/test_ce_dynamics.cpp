@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "fleetdyn/ce.h"
-#include "tests/reference/ce_reference_dynamics.h"
 #include "tests/ce_test_util.h"
+#include "tests/reference/ce_reference_dynamics.h"
 
 namespace fleetdyn {
 namespace {
@@ -37,9 +37,9 @@ TEST_F(CeDynamics, RecursionMatchesDenseJointSpaceSolve) {
     double ds[kStateSize];
     ce_derivative(p, env, input, s.data(), ds);
     const CeDenseDynamics dense = ce_dense_dynamics(p, env, input, s.data());
-    const double recursion[kCeDofs] = {ds[kOmega],        ds[kOmega + 1],    ds[kOmega + 2],    ds[kVel],
-                                       ds[kVel + 1],      ds[kVel + 2],      ds[kLcaRate],      ds[kLcaRate + 1],
-                                       ds[kLcaRate + 2],  ds[kLcaRate + 3],  ds[kWheelSpin],    ds[kWheelSpin + 1],
+    const double recursion[kCeDofs] = {ds[kOmega],         ds[kOmega + 1],    ds[kOmega + 2], ds[kVel],
+                                       ds[kVel + 1],       ds[kVel + 2],      ds[kLcaRate],   ds[kLcaRate + 1],
+                                       ds[kLcaRate + 2],   ds[kLcaRate + 3],  ds[kWheelSpin], ds[kWheelSpin + 1],
                                        ds[kWheelSpin + 2], ds[kWheelSpin + 3]};
     double scale = 0.0;
     for (double a : dense.accelerations) scale = std::fmax(scale, std::fabs(a));

@@ -103,7 +103,7 @@ TEST_F(HmmwvKinematics, PitmanParallelogramTranslatesTheLinkWithoutTurningIt) {
     EXPECT_NEAR(st.bias_acc, 0.0, 1e-12);
     const TierodInner<double> in = tierod_inner_point(s.corner[0], s.steering, st);
     const Vec3<double> moved = in.pos - s.corner[0].design.tierod_inner;
-    EXPECT_NEAR(dot(moved, s.steering.axis), 0.0, 1e-12);  // stays in the mechanism plane
+    EXPECT_NEAR(dot(moved, s.steering.axis), 0.0, 1e-12);                             // stays in the mechanism plane
     EXPECT_NEAR(norm(moved), 2.0 * 0.129 * std::fabs(std::sin(steer / 2.0)), 1e-12);  // chord of the arm circle
   }
 }

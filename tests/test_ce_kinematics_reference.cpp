@@ -49,8 +49,8 @@ struct Worst {
 // The analytic corner at arbitrary rates (corner_kinematics gives unit rates only).
 CornerMotion<double> analytic_motion(const CeSuspension<double>& s, int c, double lca, double steer, double lca_rate,
                                      double steer_rate, double steer_accel = 0.0) {
-  const TierodInner<double> inner =
-      tierod_inner_point(s.corner[c], s.steering, steering_link_state(s.steering, steer, steer_rate, steer_accel));
+  const TierodInner<double> inner = tierod_inner_point(s.corner[c], s.steering,
+                                                       steering_link_state(s.steering, steer, steer_rate, steer_accel));
   return corner_motion(s.corner[c], corner_pose(s.corner[c], lca, inner), lca_rate, inner);
 }
 CornerPose<double> analytic_pose(const CeSuspension<double>& s, int c, double lca, double steer) {
@@ -76,8 +76,8 @@ void compare_motion(const CornerMotion<double>& a, const ReferenceCornerMotion& 
   acc.add(dist(a.wheel_centre_acc, r.wheel_centre_acc), "wheel_centre_acc", c, lca, steer);
 }
 
-void compare_pose(const CornerPose<double>& p, const ReferenceCornerState& r, Worst& pos, Worst& rot, int c,
-                  double lca, double steer) {
+void compare_pose(const CornerPose<double>& p, const ReferenceCornerState& r, Worst& pos, Worst& rot, int c, double lca,
+                  double steer) {
   pos.add(dist(p.lca_ball, r.lca_ball), "lca_ball", c, lca, steer);
   pos.add(dist(p.uca_ball, r.uca_ball), "uca_ball", c, lca, steer);
   pos.add(dist(p.tierod_inner, r.tierod_inner), "tierod_inner", c, lca, steer);
@@ -130,8 +130,12 @@ class ReferenceKinematics : public ::testing::Test {
 };
 
 TEST_F(ReferenceKinematics, AnalyticAgreesWithNewtonReferenceOverTheFullTravel) {
-  Worst w[7] = {{"position [m]"}, {"rotation / uca angle [-, rad]"}, {"X lca column [m/rad, rad/rad]"},
-                {"X steer column [m/rad, rad/rad]"}, {"bias acc at unit rates"}, {"bias acc (combined)"},
+  Worst w[7] = {{"position [m]"},
+                {"rotation / uca angle [-, rad]"},
+                {"X lca column [m/rad, rad/rad]"},
+                {"X steer column [m/rad, rad/rad]"},
+                {"bias acc at unit rates"},
+                {"bias acc (combined)"},
                 {"reference residual [m]"}};
   compare_over_sweep(s, ref, 0.35, w);
   for (const Worst& x : w) x.print();
@@ -191,7 +195,8 @@ TEST_F(ReferenceKinematics, VelocitiesMatchCentralDifferencesOfAnalyticPositions
             for (int j = 0; j < 3; ++j) {
               wx[i][j] = 0.0;
               for (int l = 0; l < 3; ++l)
-                wx[i][j] += (a.upright_rotation.m[i][l] - b.upright_rotation.m[i][l]) * (0.5 / h) * k.pose.upright_rotation.m[j][l];
+                wx[i][j] += (a.upright_rotation.m[i][l] - b.upright_rotation.m[i][l]) * (0.5 / h) *
+                            k.pose.upright_rotation.m[j][l];
             }
           const Vec3<double> omega = vee_of_skew(wx);
           w[col]->add(dist(omega, m[col]->upright_omega), "upright_omega", c, lca, steer);
@@ -241,7 +246,8 @@ TEST_F(ReferenceKinematics, BiasAccelerationsMatchSecondDifferencesAlongATraject
                 ax[k][i][j] = 0.0;
                 for (int l = 0; l < 3; ++l) {
                   const double r2 = (pp[k].upright_rotation.m[i][l] - 2.0 * p0.upright_rotation.m[i][l] +
-                                     pm[k].upright_rotation.m[i][l]) / step2[k];
+                                     pm[k].upright_rotation.m[i][l]) /
+                                    step2[k];
                   ax[k][i][j] += r2 * p0.upright_rotation.m[j][l];
                 }
               }
@@ -341,8 +347,9 @@ TEST(ReferenceKinematicsMadeUp, NonPlanarSkewedDesignAgreesToo) {
   EXPECT_EQ(ref.steering.input_sign, s.steering.input_sign);
   // The link does turn (the HMMWV parallelogram never exercises that path).
   EXPECT_GT(std::fabs(steering_link_state(s.steering, s.steering.max_angle, 0.0).rotation), 0.01);
-  Worst w[7] = {{"position [m]"}, {"rotation / uca angle [-, rad]"}, {"X lca column"}, {"X steer column"},
-                {"bias acc at unit rates"}, {"bias acc (combined)"}, {"reference residual [m]"}};
+  Worst w[7] = {{"position [m]"},          {"rotation / uca angle [-, rad]"}, {"X lca column"},
+                {"X steer column"},        {"bias acc at unit rates"},        {"bias acc (combined)"},
+                {"reference residual [m]"}};
   compare_over_sweep(s, ref, 0.3, w);
   for (const Worst& x : w) x.print();
   EXPECT_LT(w[0].value, 1e-10) << w[0].where;

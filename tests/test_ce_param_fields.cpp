@@ -122,7 +122,7 @@ TEST(CeParamFields, SharedFieldsMatchTheStrutTable) {
 TEST(CeParamFields, UnknownNamesAreNullAndThrow) {
   CeParams<double> p = hmmwv_ce_params();
   EXPECT_EQ(ce_param_ptr(p, "no_such_field"), nullptr);
-  EXPECT_EQ(ce_param_ptr(p, "total_mass"), nullptr);  // strut-only: ce does not read it
+  EXPECT_EQ(ce_param_ptr(p, "total_mass"), nullptr);   // strut-only: ce does not read it
   EXPECT_EQ(ce_param_ptr(p, "spring_rate"), nullptr);  // per axle only
   try {
     ce_param(p, "cg_height");

@@ -60,7 +60,7 @@ TEST(CePlanarSpecialCase, FourBarClosedFormsAreReproduced) {
   const TierodInner<double> fixed{d.tierod_inner, {0, 0, 0}, {0, 0, 0}};
   int checked = 0;
   for (double lca = -0.25; lca <= 0.351; lca += 0.05) {  // this linkage toggles near -0.32 rad
-    const double rate = 2.3;  // [rad/s] for the second-order terms
+    const double rate = 2.3;                             // [rad/s] for the second-order terms
     const CornerPose<double> pose = corner_pose(g, lca, fixed);
     const CornerMotion<double> m = corner_motion(g, pose, rate, fixed);
     const double theta = f.angle(pose.lca_ball - a_pt);
@@ -79,8 +79,7 @@ TEST(CePlanarSpecialCase, FourBarClosedFormsAreReproduced) {
     EXPECT_NEAR(m.uca_alpha.x, fb.theta4_bias, 1e-10) << lca;
     EXPECT_NEAR(m.upright_alpha.x, fb.theta3_bias, 1e-10) << lca;
     // The seed's X for the four-bar (eq. 27): relative joint rates [p - 1, q - p, -q].
-    const double x_col[3] = {m.upright_omega.x / rate - 1.0, (m.uca_omega.x - m.upright_omega.x) / rate,
-                             -m.uca_omega.x / rate};
+    const double x_col[3] = {m.upright_omega.x / rate - 1.0, (m.uca_omega.x - m.upright_omega.x) / rate, -m.uca_omega.x / rate};
     EXPECT_NEAR(x_col[0], fb.p - 1.0, 1e-11);
     EXPECT_NEAR(x_col[1], fb.q - fb.p, 1e-11);
     EXPECT_NEAR(x_col[2], -fb.q, 1e-11);

@@ -228,8 +228,8 @@ TEST(CeVectorEnv, AgreesWithTheStrutEnvOnTheSameVehicle) {
   VectorEnvConfig c = ce_config(4);
   c.precision = Precision::Fp64;
   c.use_default_randomization = false;
-  c.observations = {"body_velocity", "roll_pitch", "yaw_rate", "wheel_speeds", "wheel_loads", "steering", "pedals",
-                    "path_errors", "lookahead"};
+  c.observations = {"body_velocity", "roll_pitch", "yaw_rate",    "wheel_speeds", "wheel_loads",
+                    "steering",      "pedals",     "path_errors", "lookahead"};
   VectorEnv ce(c);
   c.model = VehicleModel::Strut;
   VectorEnv strut(c);
@@ -300,13 +300,20 @@ TEST(CeVectorEnv, ExactPerEnvValuesAndBadParametersNameTheField) {
   m = message({{"spring_free_length_front", 0.3, 1.0, true}});  // free length below the bump stop's 0.15 m
   EXPECT_NE(m.find("makes an invalid vehicle"), std::string::npos) << m;
   EXPECT_NE(m.find("spring_free_length_front"), std::string::npos) << m;
-  m = message({{"wheel_mass", 0.9, 1.1, true}, {"gravity", 9.7, 9.9, false}, {"chassis_com_x", 0.0, 0.1, false},
-               {"chassis_com_y", -0.01, 0.01, false}, {"chassis_inertia_xx", 0.9, 1.1, true},
+  m = message({{"wheel_mass", 0.9, 1.1, true},
+               {"gravity", 9.7, 9.9, false},
+               {"chassis_com_x", 0.0, 0.1, false},
+               {"chassis_com_y", -0.01, 0.01, false},
+               {"chassis_inertia_xx", 0.9, 1.1, true},
                {"chassis_inertia_yy", 0.9, 1.1, true}});  // 6 + the default's 4 statics fields: 10, the limit
   EXPECT_EQ(m, "no error");
-  m = message({{"wheel_mass", 0.9, 1.1, true}, {"gravity", 9.7, 9.9, false}, {"chassis_com_x", 0.0, 0.1, false},
-               {"chassis_com_y", -0.01, 0.01, false}, {"chassis_inertia_xx", 0.9, 1.1, true},
-               {"chassis_inertia_yy", 0.9, 1.1, true}, {"chassis_inertia_zz", 0.9, 1.1, true}});
+  m = message({{"wheel_mass", 0.9, 1.1, true},
+               {"gravity", 9.7, 9.9, false},
+               {"chassis_com_x", 0.0, 0.1, false},
+               {"chassis_com_y", -0.01, 0.01, false},
+               {"chassis_inertia_xx", 0.9, 1.1, true},
+               {"chassis_inertia_yy", 0.9, 1.1, true},
+               {"chassis_inertia_zz", 0.9, 1.1, true}});
   EXPECT_NE(m.find("at most 10 of the ce parameters that move the rest state"), std::string::npos) << m;
 }
 

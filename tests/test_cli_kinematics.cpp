@@ -73,7 +73,9 @@ size_t count(const std::string& haystack, const std::string& needle) {
   return n;
 }
 
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
 
 class CliKinematics : public ::testing::Test {
  protected:
@@ -204,7 +206,8 @@ TEST_F(CliKinematics, SteeringTurnsTheFrontWheelsLeftAndLeavesTheRearAlone) {
       EXPECT_GT(b.v[kToe], a.v[kToe] + 5.0) << i;  // and the right wheel toes in
     }
     if (b.corner == "RL" || b.corner == "RR") {
-      for (int c = 0; c < kNumbers; ++c) EXPECT_NEAR(b.v[c], a.v[c], 1e-12) << b.corner << " row " << i << " column " << c;
+      for (int c = 0; c < kNumbers; ++c)
+        EXPECT_NEAR(b.v[c], a.v[c], 1e-12) << b.corner << " row " << i << " column " << c;
     }
   }
 }
@@ -227,7 +230,9 @@ TEST_F(CliKinematics, BadInputReturns2WithAMessageAndWritesNothing) {
       {"unreachable travel", [](KinematicsOptions& o) { o.to = 2.0; }, {"corner FL", "wheel travel", "reach"}},
       {"unreachable rebound", [](KinematicsOptions& o) { o.from = -2.0; }, {"corner FL", "-2 m", "reach"}},
       {"steer too large", [](KinematicsOptions& o) { o.steer = -0.8; }, {"--steer", "-0.8 rad", "1.5"}},
-      {"steer NaN", [](KinematicsOptions& o) { o.steer = std::numeric_limits<double>::quiet_NaN(); }, {"--steer", "finite"}},
+      {"steer NaN",
+       [](KinematicsOptions& o) { o.steer = std::numeric_limits<double>::quiet_NaN(); },
+       {"--steer", "finite"}},
   };
   for (const Case& c : cases) {
     KinematicsOptions o;
@@ -296,7 +301,8 @@ TEST_F(CliKinematics, PlotWritesAnSvgBesideTheCsv) {
     }
     at = svg.find("<g class=\"panel\">", end);
   }
-  for (const char* title : {"wheel travel [mm]", "camber [deg]", "toe-in [deg]", "spring length [mm]", "motion ratio [-]"}) {
+  for (const char* title :
+       {"wheel travel [mm]", "camber [deg]", "toe-in [deg]", "spring length [mm]", "motion ratio [-]"}) {
     EXPECT_TRUE(contains(svg, title)) << title;
   }
   EXPECT_TRUE(contains(svg, "preset hmmwv")) << "title names the preset";
@@ -318,8 +324,7 @@ TEST(SvgPlot, NiceTicksCoverTheDataWithRoundSteps) {
     EXPECT_LE(ticks.size(), 10u);
     const double step = ticks[1] - ticks[0];
     const double mantissa = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
-    EXPECT_TRUE(std::fabs(mantissa - 1) < 1e-9 || std::fabs(mantissa - 2) < 1e-9 || std::fabs(mantissa - 5) < 1e-9)
-        << step;
+    EXPECT_TRUE(std::fabs(mantissa - 1) < 1e-9 || std::fabs(mantissa - 2) < 1e-9 || std::fabs(mantissa - 5) < 1e-9) << step;
   }
   const std::vector<double> flat = nice_ticks(3.0, 3.0);  // a constant still gets an axis
   EXPECT_LT(flat.front(), 3.0);

@@ -20,8 +20,8 @@
 #include "fleetdyn/vehicle.h"
 #include "host/batch/model_params.h"
 #include "host/cli/params_job.h"
-#include "host/output/progress.h"
 #include "host/cli/run_job.h"
+#include "host/output/progress.h"
 
 namespace fleetdyn {
 namespace {
@@ -44,7 +44,9 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
 
 struct Csv {
   std::vector<std::string> header;
@@ -68,11 +70,21 @@ Csv read_csv(const fs::path& path) {
 
 // Expected metric column names: name + unit suffix, e.g. max_abs_lat_accel_m_per_s2.
 std::vector<std::string> metric_columns() {
-  return {"max_abs_roll_rad",        "max_abs_pitch_rad",          "max_abs_roll_rate_rad_per_s",
-          "max_abs_lat_accel_m_per_s2", "wheel_liftoff_time_s",    "two_wheel_liftoff_time_s",
-          "first_liftoff_time_s",    "diverged_time_s",            "longest_two_wheel_liftoff_s",
-          "current_two_wheel_liftoff_s", "max_path_deviation_m",   "path_progress_m",
-          "maneuver_end_time_s",     "max_abs_vert_accel_m_per_s2", "capsize_time_s"};
+  return {"max_abs_roll_rad",
+          "max_abs_pitch_rad",
+          "max_abs_roll_rate_rad_per_s",
+          "max_abs_lat_accel_m_per_s2",
+          "wheel_liftoff_time_s",
+          "two_wheel_liftoff_time_s",
+          "first_liftoff_time_s",
+          "diverged_time_s",
+          "longest_two_wheel_liftoff_s",
+          "current_two_wheel_liftoff_s",
+          "max_path_deviation_m",
+          "path_progress_m",
+          "maneuver_end_time_s",
+          "max_abs_vert_accel_m_per_s2",
+          "capsize_time_s"};
 }
 
 std::vector<std::string> metric_names() {
@@ -86,9 +98,8 @@ std::vector<std::string> metric_names() {
 class CliRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("fleetdyn_cli_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("fleetdyn_cli_test_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -119,8 +130,8 @@ TEST_F(CliRun, TinyScenarioWritesResultsAndSummary) {
 
   const Csv csv = read_csv(dir_ / "run" / "results.csv");
   ASSERT_EQ(csv.rows.size(), 4u);
-  for (const char* c : {"id", "x_m", "y_m", "z_m", "roll_rad", "pitch_rad", "yaw_rad", "speed_m_per_s", "diverged", "capsized",
-                        "tire.mu"}) {
+  for (const char* c : {"id", "x_m", "y_m", "z_m", "roll_rad", "pitch_rad", "yaw_rad", "speed_m_per_s", "diverged",
+                        "capsized", "tire.mu"}) {
     EXPECT_GE(csv.column(c), 0) << c;
   }
   ASSERT_EQ(metric_columns().size(), static_cast<size_t>(kMetricCount));  // keep this test in step with the table

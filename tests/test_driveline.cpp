@@ -15,7 +15,7 @@ using test::cpu_options;
 
 TEST(Driveline, EngineMapPeakTorquePowerLimitAndGovernor) {
   const StrutParams<double> p = hmmwv_params();
-  const double corner = p.engine_peak_power / p.engine_peak_torque;  // [rad/s] where P/omega = T_peak
+  const double corner = p.engine_peak_power / p.engine_peak_torque;    // [rad/s] where P/omega = T_peak
   EXPECT_EQ(engine_full_load_torque(p, -10.0), p.engine_peak_torque);  // rolling back: peak torque
   EXPECT_EQ(engine_full_load_torque(p, 0.5 * corner), p.engine_peak_torque);
   EXPECT_NEAR(engine_full_load_torque(p, 1.05 * corner), p.engine_peak_power / (1.05 * corner), 1e-9);

@@ -14,10 +14,10 @@
 #include "fleetdyn/ce.h"
 #include "fleetdyn/driver.h"
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/core/batch_view.h"
 #include "fleetdyn/physics/ce/ce_batch.h"
-#include "fleetdyn/physics/drivers/driver.h"
+#include "fleetdyn/physics/core/batch_view.h"
 #include "fleetdyn/physics/core/math.h"
+#include "fleetdyn/physics/drivers/driver.h"
 #include "tests/driver_test_util.h"
 #include "tests/strut_test_util.h"
 
@@ -75,12 +75,13 @@ TEST(BatchDriver, StrutFollowsCircleWithPurePursuit) {
   EXPECT_LT(r.worst_lateral, 0.3);
   EXPECT_LT(r.worst_speed_error, 0.3);
   const double wheelbase = hmmwv_params().cg_to_front_axle + hmmwv_params().cg_to_rear_axle;
-  std::printf("strut, pure pursuit, R 30 m at 8 m/s: |lateral| <= %.4f m (mean %.4f), |speed error| <= %.4f m/s, "
-              "road-wheel angle %.4f rad (kinematic atan(L/R) %.4f); %.2f s wall for 20 s\n",
-              r.worst_lateral, r.mean_lateral, r.worst_speed_error, r.steer * hmmwv_params().max_steer,
-              std::atan(wheelbase / 30.0), wall);
+  std::printf(
+      "strut, pure pursuit, R 30 m at 8 m/s: |lateral| <= %.4f m (mean %.4f), |speed error| <= %.4f m/s, "
+      "road-wheel angle %.4f rad (kinematic atan(L/R) %.4f); %.2f s wall for 20 s\n",
+      r.worst_lateral, r.mean_lateral, r.worst_speed_error, r.steer * hmmwv_params().max_steer,
+      std::atan(wheelbase / 30.0), wall);
   EXPECT_NEAR(metric(batch, metric::path_progress), 8.0 * 20.0, 2.0);  // started at arclength 0
-  EXPECT_EQ(metric(batch, metric::maneuver_end_time), -1.0);             // not yet once around (188 m)
+  EXPECT_EQ(metric(batch, metric::maneuver_end_time), -1.0);           // not yet once around (188 m)
   batch.step(5000);
   EXPECT_NEAR(metric(batch, metric::maneuver_end_time), 2.0 * kPi * 30.0 / 8.0, 0.3);
   RecordProperty("pure_pursuit_circle_worst_lateral_m", std::to_string(r.worst_lateral));
@@ -126,10 +127,11 @@ void expect_lane_change_completed(const Path& path, double speed, PathTracker tr
   const double deviation = metric(batch, metric::max_path_deviation);
   EXPECT_LT(deviation, 1.0);
   EXPECT_EQ(metric(batch, metric::longest_two_wheel_liftoff), 0.0);
-  std::printf("strut, %s at %.0f m/s, %s: max deviation %.3f m, end at %.3f s, max |a_y| %.2f m/s^2, max roll "
-              "%.2f deg\n",
-              name, speed, tracker == PathTracker::Stanley ? "Stanley" : "pure pursuit", deviation, end,
-              metric(batch, metric::max_abs_lat_accel), metric(batch, metric::max_abs_roll) / kDeg);
+  std::printf(
+      "strut, %s at %.0f m/s, %s: max deviation %.3f m, end at %.3f s, max |a_y| %.2f m/s^2, max roll "
+      "%.2f deg\n",
+      name, speed, tracker == PathTracker::Stanley ? "Stanley" : "pure pursuit", deviation, end,
+      metric(batch, metric::max_abs_lat_accel), metric(batch, metric::max_abs_roll) / kDeg);
 }
 
 TEST(BatchDriver, StrutCompletesDoubleLaneChanges) {
@@ -165,12 +167,12 @@ TEST(BatchDriver, FishhookCountersteerFollowsRollRate) {
   EXPECT_NEAR(event, expected, 1.01 * dt);
   EXPECT_GT(event, program.start_time + program.amplitude / program.rate + 0.05);  // a real dwell
   EXPECT_GT(peak_rate, 3.0 * program.roll_rate_threshold);
-  EXPECT_NEAR(metric(batch, metric::maneuver_end_time), event + 3.0 * program.amplitude / program.rate + 3.0,
-              1.01 * dt);
+  EXPECT_NEAR(metric(batch, metric::maneuver_end_time), event + 3.0 * program.amplitude / program.rate + 3.0, 1.01 * dt);
   EXPECT_EQ(driver_value(batch, driver::kSteer), 0.0);
-  std::printf("fishhook at 45 mph: countersteer at %.3f s (roll rate first <= 1.5 deg/s after the ramp: %.3f s), "
-              "peak roll rate %.1f deg/s, max roll %.2f deg\n",
-              event, expected, peak_rate / kDeg, metric(batch, metric::max_abs_roll) / kDeg);
+  std::printf(
+      "fishhook at 45 mph: countersteer at %.3f s (roll rate first <= 1.5 deg/s after the ramp: %.3f s), "
+      "peak roll rate %.1f deg/s, max roll %.2f deg\n",
+      event, expected, peak_rate / kDeg, metric(batch, metric::max_abs_roll) / kDeg);
 }
 
 // Straight-line braking is a table with a brake step: from 20 m/s the HMMWV stops, no shorter
@@ -291,8 +293,7 @@ TEST(BatchDriver, SimdLanesAndBatchSizeAndThreads) {
     EXPECT_LT(worst, 1e-6);
     EXPECT_LT(worst_metric, 1e-6);
     std::printf("%s, 13 vehicles x 6 s: lanes vs scalar worst position difference %.3e m, metric %.3e (%s)\n",
-                program ? "steer programs" : "path drivers", worst, worst_metric,
-                bitwise ? "bitwise equal" : "round-off");
+                program ? "steer programs" : "path drivers", worst, worst_metric, bitwise ? "bitwise equal" : "round-off");
   }
 }
 
@@ -369,9 +370,10 @@ TEST(BatchDriver, CeFollowsCircle) {
   const CircleRun r = run_circle(batch, 30.0, 8.0, 10.0, 10.0);
   EXPECT_LT(r.worst_lateral, 0.3);
   EXPECT_LT(r.worst_speed_error, 0.3);
-  std::printf("ce, pure pursuit, R 30 m at 8 m/s: |lateral| <= %.4f m (mean %.4f), |speed error| <= %.4f m/s; "
-              "steer gain %.4f rad per unit input, wheelbase %.4f m\n",
-              r.worst_lateral, r.mean_lateral, r.worst_speed_error, g.steer_gain, g.front_axle_x - g.rear_axle_x);
+  std::printf(
+      "ce, pure pursuit, R 30 m at 8 m/s: |lateral| <= %.4f m (mean %.4f), |speed error| <= %.4f m/s; "
+      "steer gain %.4f rad per unit input, wheelbase %.4f m\n",
+      r.worst_lateral, r.mean_lateral, r.worst_speed_error, g.steer_gain, g.front_axle_x - g.rear_axle_x);
 }
 
 // ---- bad arguments ----------------------------------------------------------------------------
@@ -389,13 +391,21 @@ TEST(BatchDriver, BadArgumentsNameTheField) {
   Batch batch = strut_batch(4);
   const Path good = polyline({{0, 0}, {10, 0}});
   EXPECT_EQ(error_of([&] { batch.set_path_driver({}); }), "path driver: at least one path is required");
-  EXPECT_EQ(error_of([&] { batch.set_path_driver({polyline({{0, 0}})}); }),
+  EXPECT_EQ(error_of([&] {
+              batch.set_path_driver({polyline({{0, 0}})});
+            }),
             "path 0: an open path needs at least 2 points, got 1");
-  EXPECT_EQ(error_of([&] { batch.set_path_driver({good, polyline({{0, 0}, {1, 0}}, true)}); }),
+  EXPECT_EQ(error_of([&] {
+              batch.set_path_driver({good, polyline({{0, 0}, {1, 0}}, true)});
+            }),
             "path 1: a closed path needs at least 3 points, got 2");
-  EXPECT_EQ(error_of([&] { batch.set_path_driver({polyline({{0, 0}, {5, 0}, {5, 0}})}); }),
+  EXPECT_EQ(error_of([&] {
+              batch.set_path_driver({polyline({{0, 0}, {5, 0}, {5, 0}})});
+            }),
             "path 0 point 2: within 1 mm of point 1 (consecutive points must differ)");
-  EXPECT_EQ(error_of([&] { batch.set_path_driver({polyline({{0, 0}, {5, 0}, {5, 5}, {0, 0}}, true)}); }),
+  EXPECT_EQ(error_of([&] {
+              batch.set_path_driver({polyline({{0, 0}, {5, 0}, {5, 5}, {0, 0}}, true)});
+            }),
             "path 0 point 3: a closed path's last point must not repeat its first (the closing segment is implied)");
   Path bad_speed = good;
   bad_speed.points[1].speed = -1.0;
@@ -403,9 +413,13 @@ TEST(BatchDriver, BadArgumentsNameTheField) {
   Path nan_point = good;
   nan_point.points[0].y = NAN;
   EXPECT_EQ(error_of([&] { batch.set_path_driver({nan_point}); }), "path 0 point 0: x, y and speed must be finite");
-  EXPECT_EQ(error_of([&] { batch.set_path_driver({good}, {0, 0}); }),
+  EXPECT_EQ(error_of([&] {
+              batch.set_path_driver({good}, {0, 0});
+            }),
             "path driver: vehicle_path must have one entry per vehicle (4), got 2");
-  EXPECT_EQ(error_of([&] { batch.set_path_driver({good}, {0, 0, 1, 0}); }),
+  EXPECT_EQ(error_of([&] {
+              batch.set_path_driver({good}, {0, 0, 1, 0});
+            }),
             "path driver: vehicle 2 follows path 1, but there is 1 path");
   PathDriverSettings s;
   s.lookahead_base = 0.0;
@@ -415,7 +429,9 @@ TEST(BatchDriver, BadArgumentsNameTheField) {
   four[3].speed_ki = -0.1;
   EXPECT_EQ(error_of([&] { batch.set_path_driver({good}, {}, four); }),
             "path driver settings (vehicle 3): speed_ki must be >= 0 1/m, got -0.1");
-  EXPECT_EQ(error_of([&] { batch.set_path_driver({good}, {}, {s, s}); }),
+  EXPECT_EQ(error_of([&] {
+              batch.set_path_driver({good}, {}, {s, s});
+            }),
             "path driver settings: expected 1 or 4 entries, got 2");
   std::vector<SteerProgram> programs(4, nhtsa_fishhook(0.3, 1.5));
   programs[1].amplitude = 1.5;

@@ -15,10 +15,10 @@
 #include "fleetdyn/ce.h"
 #include "fleetdyn/driver.h"
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/core/batch_view.h"
 #include "fleetdyn/physics/ce/ce_batch.h"
-#include "fleetdyn/physics/drivers/driver.h"
+#include "fleetdyn/physics/core/batch_view.h"
 #include "fleetdyn/physics/core/math.h"
+#include "fleetdyn/physics/drivers/driver.h"
 #include "tests/driver_test_util.h"
 #include "tests/strut_test_util.h"
 
@@ -182,8 +182,8 @@ struct BicycleResult {
 BicycleResult drive_bicycle(PathTracker tracker, double radius, double speed, double seconds) {
   const double a = 1.6, b = 1.7, wheelbase = a + b, dt = 0.005;
   const StoredPaths stored({circle_path(radius, speed, 720)});
-  PathDriverParams<double> c{tracker == PathTracker::Stanley ? kStanley : kPurePursuit, 4.0, 0.5, 1.5, 1.0, 0.0, 0.5,
-                             0.1};
+  PathDriverParams<double> c{
+      tracker == PathTracker::Stanley ? kStanley : kPurePursuit, 4.0, 0.5, 1.5, 1.0, 0.0, 0.5, 0.1};
   const DriverGeometry<double> g{a, -b, 1.0};  // steer = road-wheel angle
   double d[kDriverStateSize];
   for (int j = 0; j < kDriverStateSize; ++j) d[j] = driver_initial_value<double>(j);
@@ -257,8 +257,16 @@ SteerProgramParams<double> program_params(const SteerProgram& s) {
   return {s.kind == SteerProgramKind::Fishhook        ? kProgramFishhook
           : s.kind == SteerProgramKind::SineWithDwell ? kProgramSineWithDwell
                                                       : kProgramRampHold,
-          s.start_time, s.amplitude, s.rate, s.hold, s.frequency, s.dwell, s.roll_rate_threshold, s.throttle_before,
-          s.throttle, s.brake};
+          s.start_time,
+          s.amplitude,
+          s.rate,
+          s.hold,
+          s.frequency,
+          s.dwell,
+          s.roll_rate_threshold,
+          s.throttle_before,
+          s.throttle,
+          s.brake};
 }
 
 // NHTSA fishhook on a synthetic roll rate that decays from its peak: the countersteer begins at
@@ -289,9 +297,9 @@ TEST(SteerProgram, FishhookCountersteersWhenRollRateFalls) {
   EXPECT_NEAR(event, expected, 1e-9);
   double e = event;
   bool done = false;
-  EXPECT_NEAR(steer_program_input(c, event + 0.25, 0.0, &e, &done).steer, 0.0, 1e-12);          // half way
-  EXPECT_NEAR(steer_program_input(c, event + 0.5, 0.0, &e, &done).steer, -amplitude, 1e-12);    // reached -A
-  EXPECT_NEAR(steer_program_input(c, event + 3.49, 0.9, &e, &done).steer, -amplitude, 1e-12);   // 3 s hold
+  EXPECT_NEAR(steer_program_input(c, event + 0.25, 0.0, &e, &done).steer, 0.0, 1e-12);              // half way
+  EXPECT_NEAR(steer_program_input(c, event + 0.5, 0.0, &e, &done).steer, -amplitude, 1e-12);        // reached -A
+  EXPECT_NEAR(steer_program_input(c, event + 3.49, 0.9, &e, &done).steer, -amplitude, 1e-12);       // 3 s hold
   EXPECT_NEAR(steer_program_input(c, event + 3.6, 0.0, &e, &done).steer, -amplitude + 0.2, 1e-12);  // return
   EXPECT_NEAR(done_at, event + 3.75, 1.01 * dt);
   EXPECT_EQ(e, event);  // set once
@@ -364,9 +372,9 @@ TEST(DriverMetrics, LongestTwoWheelLiftoffCountsContinuousSpells) {
   MetricSample<double> left_up = down, diagonal_up = down;
   left_up.tire_normal_force[0] = left_up.tire_normal_force[2] = 0.0;
   diagonal_up.tire_normal_force[0] = diagonal_up.tire_normal_force[3] = 0.0;  // not one side
-  const std::vector<const MetricSample<double>*> run = {&left_up, &left_up, &left_up, &down, &diagonal_up, &left_up,
-                                                        &left_up, &left_up, &left_up, &left_up, &down, &left_up,
-                                                        &left_up};
+  const std::vector<const MetricSample<double>*> run = {&left_up, &left_up, &left_up, &down,    &diagonal_up,
+                                                        &left_up, &left_up, &left_up, &left_up, &left_up,
+                                                        &down,    &left_up, &left_up};
   for (size_t k = 0; k < run.size(); ++k) update_metrics(m, flat, 0.0, 0.0, *run[k], k * dt, dt);
   EXPECT_NEAR(m[metric::longest_two_wheel_liftoff], 5 * dt, 1e-12);
   EXPECT_NEAR(m[metric::current_two_wheel_liftoff], 2 * dt, 1e-12);

@@ -18,7 +18,6 @@
 namespace fleetdyn {
 namespace {
 
-
 // Seed 000's suspension with its bump moved close, so the short runs here reach it.
 PgsModelDef suspension() {
   PgsSeed000Params p;
@@ -44,8 +43,8 @@ void vary(PgsBatch& batch) {
   }
 }
 
-std::vector<PgsBodyState> run(int systems, int threads, Precision precision, int pick, BackendKind backend = BackendKind::Cpu,
-                              bool colored = false, bool warp = false) {
+std::vector<PgsBodyState> run(int systems, int threads, Precision precision, int pick,
+                              BackendKind backend = BackendKind::Cpu, bool colored = false, bool warp = false) {
   PgsSolverSettings settings = fixed_sweeps();
   settings.colored_sweeps = colored;
   PgsBatch batch(suspension(), systems, settings, {backend, precision, threads, warp});
@@ -77,7 +76,8 @@ TEST(PgsBackends, CpuResultsAreBitIdenticalAcrossThreadsAndBatchSizes) {
 
 TEST(PgsBackends, Fp32AgreesWithFp64) {
   double worst = 0.0;
-  for (int pick : {0, 7}) worst = std::max(worst, max_difference(run(8, 1, Precision::Fp32, pick), run(8, 1, Precision::Fp64, pick)));
+  for (int pick : {0, 7})
+    worst = std::max(worst, max_difference(run(8, 1, Precision::Fp32, pick), run(8, 1, Precision::Fp64, pick)));
   std::printf("fp32 vs fp64 after 0.6 s over the bump: max |dx|, |dv| = %.3e\n", worst);
   // fp32 round-off (~1e-7 relative) on positions of order 1 m, carried by a damped system.
   EXPECT_LT(worst, 1.0e-4);
@@ -103,8 +103,8 @@ TEST(PgsBackends, RowColorsShareNoBody) {
         ++seen[static_cast<size_t>(r)];
         for (int body : {data.rows[static_cast<size_t>(r)].body_a, data.rows[static_cast<size_t>(r)].body_b}) {
           if (body < 0) continue;
-          EXPECT_EQ(owner[static_cast<size_t>(body)], -1) << "color " << c << " rows " << owner[static_cast<size_t>(body)]
-                                                          << " and " << r << " share body " << body;
+          EXPECT_EQ(owner[static_cast<size_t>(body)], -1)
+              << "color " << c << " rows " << owner[static_cast<size_t>(body)] << " and " << r << " share body " << body;
           owner[static_cast<size_t>(body)] = r;
         }
       }

@@ -49,7 +49,9 @@ double measure_period(PgsBatch& batch, double seconds, double (*angle)(const std
 }
 
 // Rotation angle about y of a body turned only about y.
-double pitch_angle(const std::vector<PgsBodyState>& b) { return 2.0 * std::atan2(b[0].orientation.y, b[0].orientation.w); }
+double pitch_angle(const std::vector<PgsBodyState>& b) {
+  return 2.0 * std::atan2(b[0].orientation.y, b[0].orientation.w);
+}
 
 // A pendulum body hanging below the origin, turned by theta0 about y; its COM at distance l.
 PgsBodyDef hanging(double mass, V inertia, double l, double theta0) {
@@ -123,8 +125,9 @@ TEST(PgsJoints, WeldedPairSwingsAsOneBody) {
   const double period = measure_period(batch, 4.5, pitch_angle);
   const auto b = batch.bodies(0);
   const double relative = 2.0 * std::atan2(b[1].orientation.y, b[1].orientation.w) - pitch_angle(b);
-  std::printf("welded pair: period %.6f s, one-body compound pendulum %.6f s (rel. error %.2e), relative rotation %.2e rad\n",
-              period, expected, std::fabs(period / expected - 1.0), relative);
+  std::printf(
+      "welded pair: period %.6f s, one-body compound pendulum %.6f s (rel. error %.2e), relative rotation %.2e rad\n",
+      period, expected, std::fabs(period / expected - 1.0), relative);
   EXPECT_NEAR(period / expected, 1.0, kPeriodTolerance);
   EXPECT_LT(std::fabs(relative), 1.0e-6);
 }
@@ -203,7 +206,8 @@ TEST(PgsJoints, PrismaticSliderOnAnInclineFollowsTheDiscreteFreeFall) {
   const double expected = -kG * std::sin(alpha) * dt * dt * n * (n + 1) / 2.0;
   const double off_axis = norm(s[0].position - along * axis);
   const Quat<double> q = s[0].orientation;
-  const double turn = std::fabs(q.x - b.orientation.x) + std::fabs(q.y - b.orientation.y) + std::fabs(q.z - b.orientation.z);
+  const double turn = std::fabs(q.x - b.orientation.x) + std::fabs(q.y - b.orientation.y) +
+                      std::fabs(q.z - b.orientation.z);
   std::printf("prismatic incline: s = %.12f m, discrete free fall %.12f m, off-axis %.2e m, rotation change %.2e\n",
               along, expected, off_axis, turn);
   EXPECT_NEAR(along, expected, 1.0e-9);
@@ -251,8 +255,10 @@ TEST(PgsJoints, UniversalBlocksTheSpinAboutTheCrossAxis) {
     ASSERT_EQ(batch.reports()[0].status, pgs::kStatusOk);
   }
   const auto s = batch.bodies(0);
-  std::printf("universal: first step omega (%.6f, %.6f, %.2e) from (1, 1.5, 4); max |omega . (a x b)| %.2e rad/s, "
-              "max |a . b| %.2e\n", first.x, first.y, first.z, worst_rate, worst_cos);
+  std::printf(
+      "universal: first step omega (%.6f, %.6f, %.2e) from (1, 1.5, 4); max |omega . (a x b)| %.2e rad/s, "
+      "max |a . b| %.2e\n",
+      first.x, first.y, first.z, worst_rate, worst_cos);
   // The velocity row is solved exactly each step; a . b drifts by the rotation over one step
   // (omega^2 dt^2 ~ 2e-5) and Baumgarte pulls it back.
   EXPECT_LT(worst_rate, 1.0e-3);

@@ -90,8 +90,8 @@ TEST(PgsLimits, ArmRestsOnRigidAndElasticStops) {
       const double angle = pitch_angle(batch.bodies(0)[0]);
       const double torque = batch.impulses(0)[5] / kStep;
       const double expected_torque = kMass * kG * kArm * std::cos(angle);
-      std::printf("side %+.0f, k %g: rest angle %.7f rad, stop torque %.5f N m (static %.5f), deepest %.2e rad\n",
-                  side, k, angle, torque, expected_torque, most_beyond);
+      std::printf("side %+.0f, k %g: rest angle %.7f rad, stop torque %.5f N m (static %.5f), deepest %.2e rad\n", side,
+                  k, angle, torque, expected_torque, most_beyond);
       EXPECT_NEAR(torque, expected_torque, 1e-6 * expected_torque);
       if (std::isinf(k)) {
         EXPECT_NEAR(angle, side * stop, 1e-6) << "rigid stop: at the stop";

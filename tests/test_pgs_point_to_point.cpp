@@ -120,8 +120,7 @@ TEST(PgsPointToPoint, OneStepEqualsTheSeed15x15DirectSolve) {
       ev((1.0 / dt) * (after[1].velocity - b2.velocity)), ev((1.0 / dt) * (after[1].omega - w2)),
       ev((-1.0 / dt) * V{lambda[0], lambda[1], lambda[2]});
   const double err = (pgs - x).cwiseAbs().maxCoeff();
-  std::printf("seed 003: max |PGS - direct| over a1, alpha1, a2, alpha2, F = %.3e (|F| = %.3f N)\n", err,
-              x.tail(3).norm());
+  std::printf("seed 003: max |PGS - direct| over a1, alpha1, a2, alpha2, F = %.3e (|F| = %.3f N)\n", err, x.tail(3).norm());
   for (int i = 0; i < 15; ++i) EXPECT_NEAR(pgs(i), x(i), 1.0e-9) << "unknown " << i;
   // The joint pulls: F is not the trivial solution (the bodies' spins load it).
   EXPECT_GT(x.tail(3).norm(), 1.0);

@@ -31,10 +31,10 @@ constexpr int kBodies = 3;
 
 struct Problem {
   std::vector<pgs::RowInfo> rows;
-  Mat J;          // rows x 18
-  Mat Minv;       // 18 x 18, diagonal
-  Vec vstar;      // free velocity
-  Vec lambda;     // planted solution
+  Mat J;       // rows x 18
+  Mat Minv;    // 18 x 18, diagonal
+  Vec vstar;   // free velocity
+  Vec lambda;  // planted solution
   Vec target;
   std::vector<double> scratch;
 };
@@ -185,9 +185,10 @@ Stats run(int problems, int row_count, double bilateral_fraction, int cap, unsig
 TEST(PgsRandomLcp, PositiveDefiniteMlcpConverges) {
   const int cap = 500;
   const Stats st = run(40, 10, 0.3, cap, 1234u);
-  std::printf("random MLCP, A positive definite (10 rows / 18 dofs, 3 bilateral): residual 1e-6 within %d sweeps "
-              "(cap %d); rate per sweep mean %.4f worst %.4f; |v - v*| %.2e, |lambda - lambda*| %.2e\n",
-              st.max_sweeps, cap, st.mean_rate, st.worst_rate, st.max_velocity_error, st.max_lambda_error);
+  std::printf(
+      "random MLCP, A positive definite (10 rows / 18 dofs, 3 bilateral): residual 1e-6 within %d sweeps "
+      "(cap %d); rate per sweep mean %.4f worst %.4f; |v - v*| %.2e, |lambda - lambda*| %.2e\n",
+      st.max_sweeps, cap, st.mean_rate, st.worst_rate, st.max_velocity_error, st.max_lambda_error);
   EXPECT_LT(st.max_velocity_error, 1.0e-8);
   EXPECT_LT(st.max_lambda_error, 1.0e-6);
   EXPECT_LT(st.worst_rate, 1.0);
@@ -196,10 +197,11 @@ TEST(PgsRandomLcp, PositiveDefiniteMlcpConverges) {
 TEST(PgsRandomLcp, SemiDefiniteMlcpGivesTheUniqueVelocity) {
   const int cap = 5000;
   const Stats st = run(40, 20, 0.25, cap, 4321u);
-  std::printf("random MLCP, A semi-definite (20 rows / 18 dofs, 5 bilateral): residual 1e-6 within %d sweeps "
-              "(cap %d); rate per sweep mean %.4f worst %.4f; |v - v*| %.2e, |lambda - lambda*| %.2e (unique here: the "
-              "active rows are independent though A is singular)\n",
-              st.max_sweeps, cap, st.mean_rate, st.worst_rate, st.max_velocity_error, st.max_lambda_error);
+  std::printf(
+      "random MLCP, A semi-definite (20 rows / 18 dofs, 5 bilateral): residual 1e-6 within %d sweeps "
+      "(cap %d); rate per sweep mean %.4f worst %.4f; |v - v*| %.2e, |lambda - lambda*| %.2e (unique here: the "
+      "active rows are independent though A is singular)\n",
+      st.max_sweeps, cap, st.mean_rate, st.worst_rate, st.max_velocity_error, st.max_lambda_error);
   EXPECT_LT(st.max_velocity_error, 1.0e-8);
   EXPECT_LT(st.worst_rate, 1.0);
 }

@@ -46,7 +46,7 @@ TEST(PgsStatus, DistanceJointWithCoincidentPointsIsASingularRow) {
   EXPECT_TRUE(rep.status & pgs::kStatusSingularRow);
   EXPECT_FALSE(rep.status & pgs::kStatusNonFinite);
   EXPECT_TRUE(all_finite(batch.bodies(0)));
-  EXPECT_EQ(batch.impulses(0)[0], 0.0);  // the dropped row does not act
+  EXPECT_EQ(batch.impulses(0)[0], 0.0);                               // the dropped row does not act
   EXPECT_NEAR(batch.bodies(0)[0].velocity.z, -9.81 * 1.0e-3, 1e-12);  // the body falls freely
   // Once apart, the points define a direction again and the row acts (the flag stays: sticky).
   batch.step(100);

@@ -108,10 +108,11 @@ TEST(PgsSuspension, SeedZeroOverABump) {
       std::printf("seed 000: static wheel load %.6f N, weight + preload %.6f N\n", lambda[normal] / dt, load);
     }
   }
-  std::printf("seed 000 over 2 s: max drift %.3e m, max penetration %.3e m (allowed %.3e m), min lambda_n %.3e N s, "
-              "max lambda_n %.3e N s, max |lambda_t| - mu lambda_n %.3e N s, max momentum imbalance %.3e N s, "
-              "max sweeps %d\n",
-              worst_drift, worst_pen, allowed, min_normal, max_normal, worst_friction, worst_balance, worst_sweeps);
+  std::printf(
+      "seed 000 over 2 s: max drift %.3e m, max penetration %.3e m (allowed %.3e m), min lambda_n %.3e N s, "
+      "max lambda_n %.3e N s, max |lambda_t| - mu lambda_n %.3e N s, max momentum imbalance %.3e N s, "
+      "max sweeps %d\n",
+      worst_drift, worst_pen, allowed, min_normal, max_normal, worst_friction, worst_balance, worst_sweeps);
   EXPECT_LT(worst_drift, 1.0e-6);
   EXPECT_LT(worst_pen, allowed);
   EXPECT_GE(min_normal, 0.0);

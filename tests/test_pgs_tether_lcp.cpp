@@ -197,7 +197,7 @@ PgsBodyDef body(double mass, V inertia, V position, Quat<double> q, V velocity, 
 struct CaseResult {
   double max_velocity_error = 0.0, max_lambda_error = 0.0;
   int max_active = 0, min_active = 1 << 30, rows = 0;
-  int max_rank_deficit = 0;  // largest (active rows - their rank) seen
+  int max_rank_deficit = 0;           // largest (active rows - their rank) seen
   double max_pgs_lcp_residual = 0.0;  // max |min(lambda_pgs, A lambda_pgs + q)|
 };
 
@@ -253,8 +253,10 @@ TEST(PgsTetherLcp, TwoBodiesSlackAndTautMatchTheDirectLcp) {
   const PgsModelDef m = tethered({b0, b1}, {{-1, 0, {0.0, 0.0, 0.0}, {0.05, 0.0, 0.1}, 0.0},
                                             {0, 1, {0.0, 0.05, -0.1}, {0.02, 0.0, 0.08}, 0.05}});
   const CaseResult r = run_case(m, 40);
-  std::printf("seed 002, two bodies: max |v_pgs - v_lcp| = %.3e, max |lambda_pgs - lambda_lcp| = %.3e N s, active %d..%d of %d\n",
-              r.max_velocity_error, r.max_lambda_error, r.min_active, r.max_active, r.rows);
+  std::printf(
+      "seed 002, two bodies: max |v_pgs - v_lcp| = %.3e, max |lambda_pgs - lambda_lcp| = %.3e N s, active %d..%d of "
+      "%d\n",
+      r.max_velocity_error, r.max_lambda_error, r.min_active, r.max_active, r.rows);
   EXPECT_LT(r.max_velocity_error, 1.0e-6);
   EXPECT_LT(r.max_lambda_error, 1.0e-6);
   EXPECT_LT(r.max_pgs_lcp_residual, 1.0e-6);
@@ -270,8 +272,10 @@ TEST(PgsTetherLcp, ThreeBodiesMatchTheDirectLcp) {
                                                 {0, 2, {0.05, 0.0, -0.1}, {0.0, 0.0, 0.2}, 0.0},
                                                 {1, 2, {0.0, 0.0, -0.05}, {0.1, 0.0, 0.2}, 0.1}});
   const CaseResult r = run_case(m, 40);
-  std::printf("seed 002, three bodies: max |v_pgs - v_lcp| = %.3e, max |lambda_pgs - lambda_lcp| = %.3e N s, active %d..%d of %d\n",
-              r.max_velocity_error, r.max_lambda_error, r.min_active, r.max_active, r.rows);
+  std::printf(
+      "seed 002, three bodies: max |v_pgs - v_lcp| = %.3e, max |lambda_pgs - lambda_lcp| = %.3e N s, active %d..%d of "
+      "%d\n",
+      r.max_velocity_error, r.max_lambda_error, r.min_active, r.max_active, r.rows);
   EXPECT_LT(r.max_velocity_error, 1.0e-6);
   EXPECT_LT(r.max_lambda_error, 1.0e-6);
   EXPECT_GT(r.max_active, 0);
@@ -283,16 +287,18 @@ TEST(PgsTetherLcp, RedundantTethersGiveTheUniqueVelocity) {
   // arbitrarily, the velocity does not.
   const auto b0 = body(2.0, {0.1, 0.12, 0.14}, {0.0, 0.0, -1.0}, kTurn1, {0.2, -0.1, -0.3}, {0.3, 0.2, -0.5});
   const auto b1 = body(1.0, {0.05, 0.06, 0.04}, {0.1, 0.0, -1.6}, kTurn2, {0.6, 0.2, -0.6}, {0.0, 0.4, 0.1});
-  std::vector<Tether> tethers = {{0, 1, {0.0, 0.0, -0.1}, {0.0, 0.0, 0.1}, 0.0}, {0, 1, {0.0, 0.0, -0.1}, {0.0, 0.0, 0.1}, 0.0}};
+  std::vector<Tether> tethers = {{0, 1, {0.0, 0.0, -0.1}, {0.0, 0.0, 0.1}, 0.0},
+                                 {0, 1, {0.0, 0.0, -0.1}, {0.0, 0.0, 0.1}, 0.0}};
   for (int k = 0; k < 6; ++k) {
     const double a = 2.0 * kPi * k / 6.0;
     tethers.push_back({-1, 0, {0.5 * std::cos(a), 0.5 * std::sin(a), 0.2}, {0.1 * std::cos(a), 0.1 * std::sin(a), 0.05}, 0.0});
   }
   const PgsModelDef m = tethered({b0, b1}, tethers);
   const CaseResult r = run_case(m, 20);
-  std::printf("seed 002, redundant tethers (%d rows, 12 dofs): max |v_pgs - v_lcp| = %.3e, max |lambda_pgs - "
-              "lambda_enum| = %.3e N s, PGS lambda's LCP residual %.3e, active %d..%d\n", r.rows, r.max_velocity_error,
-              r.max_lambda_error, r.max_pgs_lcp_residual, r.min_active, r.max_active);
+  std::printf(
+      "seed 002, redundant tethers (%d rows, 12 dofs): max |v_pgs - v_lcp| = %.3e, max |lambda_pgs - "
+      "lambda_enum| = %.3e N s, PGS lambda's LCP residual %.3e, active %d..%d\n",
+      r.rows, r.max_velocity_error, r.max_lambda_error, r.max_pgs_lcp_residual, r.min_active, r.max_active);
   EXPECT_LT(r.max_velocity_error, 1.0e-6);
   // Both impulse sets solve the same LCP yet differ: lambda is not unique, the velocity is.
   EXPECT_LT(r.max_pgs_lcp_residual, 1.0e-6);

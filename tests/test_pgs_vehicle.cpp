@@ -27,7 +27,8 @@ struct VehicleRun {
   Loads<double> loads{};
   int status = 0;
 
-  explicit VehicleRun(const PgsVehicleDef& def = {}, double step = 1e-3) : params(build_pgs_vehicle_params<double>(def, step, default_terrain_desc<double>())) {
+  explicit VehicleRun(const PgsVehicleDef& def = {}, double step = 1e-3)
+      : params(build_pgs_vehicle_params<double>(def, step, default_terrain_desc<double>())) {
     state = pgs_vehicle_state_from_ce(params, ce_rest_state(pgs_vehicle_rest_params(def)));
   }
   void step(int n, DriverInput<double> input = {0.0, 0.0, 0.0}, double dt = 1e-3) {
@@ -210,8 +211,7 @@ BatchOptions pgs_options(BackendKind backend, Precision precision) {
 }
 
 // A step steer of `defs` vehicles in the batch (CPU, one thread), SIMD lanes or the scalar path.
-std::vector<VehicleSnapshot> batch_step_steer(const std::vector<PgsVehicleDef>& defs, Precision precision, bool simd,
-                                              int steps) {
+std::vector<VehicleSnapshot> batch_step_steer(const std::vector<PgsVehicleDef>& defs, Precision precision, bool simd, int steps) {
   const Maneuver steer{{0.0, 0.0, 0.15, 0.0}, {1.0, 0.0, 0.15, 0.0}, {1.2, 0.1, 0.15, 0.0}};
   InitialCondition ic;
   ic.speed = 15.0;
@@ -337,10 +337,11 @@ TEST(PgsVehicle, SevereStepSteersHoldTheLinkageAndStops) {
     const Mat3<double> pgs_rot = pgs_vehicle_chassis_motion(run.params, run.state.data()).rotation;
     const Mat3<double> ce_rot = rotation_matrix(load_quat(ce_state.data(), ce::kQuat));
     const double pgs_yaw = std::atan2(pgs_rot.m[1][0], pgs_rot.m[0][0]), ce_yaw = std::atan2(ce_rot.m[1][0], ce_rot.m[0][0]);
-    std::printf("COM %.1f m: worst drift %.2e m; yaw pgs %.4f ce %.4f rad; lowest LCA angles pgs %.4f %.4f %.4f "
-                "%.4f, ce %.4f %.4f %.4f %.4f rad\n",
-                com_z, worst_drift, pgs_yaw, ce_yaw, lowest[0], lowest[1], lowest[2], lowest[3], ce_lowest[0],
-                ce_lowest[1], ce_lowest[2], ce_lowest[3]);
+    std::printf(
+        "COM %.1f m: worst drift %.2e m; yaw pgs %.4f ce %.4f rad; lowest LCA angles pgs %.4f %.4f %.4f "
+        "%.4f, ce %.4f %.4f %.4f %.4f rad\n",
+        com_z, worst_drift, pgs_yaw, ce_yaw, lowest[0], lowest[1], lowest[2], lowest[3], ce_lowest[0], ce_lowest[1],
+        ce_lowest[2], ce_lowest[3]);
     if (com_z < 0.8) {
       EXPECT_NEAR(pgs_yaw, ce_yaw, 0.03 * std::fabs(ce_yaw)) << "the same turn";
     }

@@ -31,7 +31,9 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
 
 // The ScenarioError of parsing `text` as file `path` (fails the test if it parses).
 ScenarioError parse_error(const std::string& text, const std::string& path = "inline.yaml") {
@@ -89,10 +91,10 @@ TEST(Scenario, DefaultParsesToExpectedValues) {
 }
 
 TEST(Scenario, ExampleScenariosParse) {
-  for (const char* f : {"scenarios/flat_step_steer.yaml", "scenarios/loop.yaml", "scenarios/bank.yaml", "scenarios/fishhook.yaml",
-                        "scenarios/fishhook_mc.yaml", "scenarios/sine_with_dwell.yaml", "scenarios/double_lane_change.yaml",
-                        "scenarios/j_turn.yaml", "scenarios/step_steer.yaml", "scenarios/constant_radius.yaml", "scenarios/braking.yaml",
-                        "scenarios/pgs_step_steer.yaml"}) {
+  for (const char* f : {"scenarios/flat_step_steer.yaml", "scenarios/loop.yaml", "scenarios/bank.yaml",
+                        "scenarios/fishhook.yaml", "scenarios/fishhook_mc.yaml", "scenarios/sine_with_dwell.yaml",
+                        "scenarios/double_lane_change.yaml", "scenarios/j_turn.yaml", "scenarios/step_steer.yaml",
+                        "scenarios/constant_radius.yaml", "scenarios/braking.yaml", "scenarios/pgs_step_steer.yaml"}) {
     EXPECT_NO_THROW(load_scenario(f)) << f;
   }
   const Scenario bank = load_scenario("scenarios/bank.yaml");
@@ -116,10 +118,13 @@ const Malformed kMalformed[] = {
     {"unknown_key.yaml", 5, "vehicle_count", "unknown key 'vehicle_count' (allowed: name, model,"},
     {"wrong_type.yaml", 4, "vehicles", "expected an integer, got the string \"many\""},
     {"out_of_range.yaml", 5, "vehicles", "0 is outside [1, 100000000]"},
-    {"bad_override.yaml", 7, "vehicle.overrides.tire.friction", "unknown strut vehicle parameter 'tire.friction' (known: total_mass,"},
-    {"override_out_of_range.yaml", 6, "vehicle.overrides.tire.mu", "50 is outside the allowed range [0.05, 3] of tire.mu"},
+    {"bad_override.yaml", 7, "vehicle.overrides.tire.friction",
+     "unknown strut vehicle parameter 'tire.friction' (known: total_mass,"},
+    {"override_out_of_range.yaml", 6, "vehicle.overrides.tire.mu",
+     "50 is outside the allowed range [0.05, 3] of tire.mu"},
     {"unknown_preset.yaml", 4, "vehicle.preset", "unknown vehicle preset 'jeep' (known: hmmwv)"},
-    {"unknown_terrain.yaml", 4, "terrain.type", "unknown terrain type 'moon' (allowed: flat, plane, hill, heightfield, loop, rough_road)"},
+    {"unknown_terrain.yaml", 4, "terrain.type",
+     "unknown terrain type 'moon' (allowed: flat, plane, hill, heightfield, loop, rough_road)"},
     {"bad_maneuver_order.yaml", 7, "maneuver[2][0]", "times must increase (0.5 after 1)"},
     {"bad_maneuver_row.yaml", 6, "maneuver[1]", "expected a row [t, steer, throttle, brake] of 4 numbers, got 3 values"},
     {"syntax_error.yaml", 5, "", "YAML syntax error: end of map not found"},
@@ -135,10 +140,12 @@ const Malformed kMalformed[] = {
     {"terrain_key_for_type.yaml", 5, "terrain.radius", "unknown key 'radius' for terrain type flat"},
     {"inconsistent_override.yaml", 6, "vehicle.overrides", "must be well below total_mass"},
     {"heightfield_missing.yaml", 5, "terrain.file", "cannot open heightfield file 'tests/data/no_such_heights.csv'"},
-    {"heightfield_ragged.yaml", 5, "terrain.file", "ragged_heights.csv:4: ragged heightfield: row has 2 values, the first row has 3"},
+    {"heightfield_ragged.yaml", 5, "terrain.file",
+     "ragged_heights.csv:4: ragged heightfield: row has 2 values, the first row has 3"},
     {"heightfield_not_csv.yaml", 5, "terrain.file", "/dev/zero:1: line longer than 16777216 characters"},
     {"rough_road_too_long.yaml", 4, "terrain", "rough road: more than 2e8 samples; raise the spacing"},
-    {"rough_road_too_much_work.yaml", 4, "terrain", "rough road: 2.13e+07 samples x 128 bands is more than 1e9 wave evaluations"},
+    {"rough_road_too_much_work.yaml", 4, "terrain",
+     "rough road: 2.13e+07 samples x 128 bands is more than 1e9 wave evaluations"},
     {"sweep_conflict.yaml", 7, "vehicle.sweep.name", "'tire.mu' is also set in vehicle.overrides"},
     {"bad_distribution.yaml", 8, "study.parameters.cg_height.sd", "must be > 0 (got -0.05)"},
     {"unknown_sampled_parameter.yaml", 7, "study.parameters.cg_hieght", "(did you mean 'cg_height'?)"},
@@ -316,7 +323,8 @@ TEST(Scenario, PgsSolverSettingsReachTheVehicles) {
 // Every bad `pgs:` value names the file, its line and the field; the section is refused on the
 // other models, and the rigid wheels off flat ground.
 TEST(Scenario, PgsSolverSettingErrors) {
-  const Malformed cases[] = {  // `file` holds the scenario's text here
+  const Malformed cases[] = {
+      // `file` holds the scenario's text here
       {"model: pgs\nduration: 1\npgs:\n  iterations: 0\n", 4, "pgs.iterations", "0 is outside [1, 10000]"},
       {"model: pgs\nduration: 1\npgs:\n  iterations: 20000\n", 4, "pgs.iterations", "20000 is outside [1, 10000]"},
       {"model: pgs\nduration: 1\npgs:\n  iterations: 2.5\n", 4, "pgs.iterations", "expected an integer, got '2.5'"},
@@ -328,10 +336,12 @@ TEST(Scenario, PgsSolverSettingErrors) {
        "unknown wheel contact 'rigid' (allowed: tire, rows)"},
       {"model: pgs\nduration: 1\npgs:\n  wheel_contact: rows\n  friction_cone: square\n", 5, "pgs.friction_cone",
        "unknown friction cone 'square' (allowed: circular, pyramid)"},
-      {"model: pgs\nduration: 1\npgs:\n  friction_cone: pyramid\n", 4, "pgs.friction_cone", "give it with 'wheel_contact: rows'"},
-      {"model: pgs\nduration: 1\nterrain: {type: plane, slope_deg: 5}\npgs:\n  wheel_contact: rows\n", 5, "pgs.wheel_contact",
-       "rows (rigid wheels) needs terrain type flat, this scenario's terrain is 'plane'"},
-      {"model: pgs\nduration: 1\npgs:\n  iteration: 50\n", 4, "pgs.iteration", "unknown key 'iteration' (allowed: iterations,"},
+      {"model: pgs\nduration: 1\npgs:\n  friction_cone: pyramid\n", 4, "pgs.friction_cone",
+       "give it with 'wheel_contact: rows'"},
+      {"model: pgs\nduration: 1\nterrain: {type: plane, slope_deg: 5}\npgs:\n  wheel_contact: rows\n", 5,
+       "pgs.wheel_contact", "rows (rigid wheels) needs terrain type flat, this scenario's terrain is 'plane'"},
+      {"model: pgs\nduration: 1\npgs:\n  iteration: 50\n", 4, "pgs.iteration",
+       "unknown key 'iteration' (allowed: iterations,"},
       {"model: pgs\nduration: 1\npgs: 50\n", 3, "pgs", "expected a mapping of keys, got '50'"},
       {"model: ce\nduration: 1\npgs:\n  iterations: 50\n", 3, "pgs",
        "solver settings of the pgs model, but this scenario's model is 'ce'"},
@@ -356,7 +366,8 @@ TEST(Scenario, PgsIterationsSetTheJointDrift) {
   auto max_drift = [](const std::string& pgs_section) {
     const Scenario s = parse_scenario(
         "model: pgs\nbackend: cpu\ncpu_threads: 1\ninitial: {speed: 15}\nduration: 0.1\nstep: 0.001\n"
-        "maneuver:\n  - [0.0, 0.0, 0.1, 0.0]\n  - [0.05, 0.0, 0.1, 0.0]\n  - [0.06, 0.1, 0.1, 0.0]\n" + pgs_section,
+        "maneuver:\n  - [0.0, 0.0, 0.1, 0.0]\n  - [0.05, 0.0, 0.1, 0.0]\n  - [0.06, 0.1, 0.1, 0.0]\n" +
+            pgs_section,
         "pgs_drift.yaml");
     Batch batch = scenario_batch(s);
     double worst = 0.0;
@@ -403,7 +414,8 @@ TEST(Scenario, DefaultStepFollowsOverrides) {
 
 TEST(Scenario, SweepGivesLinearSpread) {
   const Scenario s = parse_scenario(
-      "duration: 1.0\nvehicles: 5\nvehicle:\n  overrides: {tire.mu: 0.8}\n  sweep: {name: cg_height, from: 0.6, to: 0.9}\n",
+      "duration: 1.0\nvehicles: 5\nvehicle:\n  overrides: {tire.mu: 0.8}\n  sweep: {name: cg_height, from: 0.6, to: "
+      "0.9}\n",
       "sweep.yaml");
   ASSERT_EQ(s.sweeps.size(), 1u);
   const auto params = scenario_vehicle_params(s, 5);
@@ -422,7 +434,8 @@ TEST(Scenario, SweepGivesLinearSpread) {
   EXPECT_EQ(scenario_vehicle_params(parse_scenario("duration: 1.0\n", "x.yaml"), 100).size(), 1u);
   // A list sweeps several parameters together.
   const Scenario two = parse_scenario(
-      "duration: 1.0\nvehicle:\n  sweep:\n    - {name: cg_height, from: 0.6, to: 0.9}\n    - {name: tire.mu, from: 1.0, to: 0.5}\n",
+      "duration: 1.0\nvehicle:\n  sweep:\n    - {name: cg_height, from: 0.6, to: 0.9}\n    - {name: tire.mu, from: "
+      "1.0, to: 0.5}\n",
       "sweep2.yaml");
   const auto p3 = scenario_vehicle_params(two, 3);
   EXPECT_NEAR(p3[1].cg_height, 0.75, 1e-15);
@@ -450,7 +463,8 @@ TEST(Scenario, SweepErrors) {
 // mu_scale applies on top, and a bad class names its line and field.
 TEST(Scenario, RoughRoadTerrain) {
   const Scenario s = parse_scenario(
-      "duration: 1.0\nterrain:\n  type: rough_road\n  class: D\n  length: 200\n  width: 6\n  seed: 5\n  mu_scale: 0.8\n",
+      "duration: 1.0\nterrain:\n  type: rough_road\n  class: D\n  length: 200\n  width: 6\n  seed: 5\n  mu_scale: "
+      "0.8\n",
       "rough.yaml");
   RoughRoadSettings r;
   r.road_class = 'D';
@@ -496,15 +510,16 @@ TEST(Scenario, HeightfieldLoadsRelativeToTheScenario) {
     std::ofstream csv(dir / "maps" / "bad.csv");
     csv << "0, 1\n0, x\n";
   }
-  const ScenarioError bad =
-      parse_error("duration: 1.0\nterrain:\n  type: heightfield\n  file: maps/bad.csv\n  dx: 1\n  dy: 1\n", path);
+  const ScenarioError bad = parse_error(
+      "duration: 1.0\nterrain:\n  type: heightfield\n  file: maps/bad.csv\n  dx: 1\n  dy: 1\n", path);
   EXPECT_EQ(bad.line(), 4);
   EXPECT_TRUE(contains(bad.what(), "bad.csv:2: column 2: 'x' is not a number")) << bad.what();
   fs::remove_all(dir);
 }
 
 TEST(Scenario, TerrainFieldsPerType) {
-  Scenario s = parse_scenario("duration: 1\nterrain: {type: plane, slope_deg: 5, bank_deg: -3, mu_scale: 0.7}\n", "x.yaml");
+  Scenario s = parse_scenario("duration: 1\nterrain: {type: plane, slope_deg: 5, bank_deg: -3, mu_scale: 0.7}\n",
+                              "x.yaml");
   EXPECT_EQ(s.terrain.desc.kind, TerrainKind::Plane);
   EXPECT_NEAR(s.terrain.desc.slope, 5.0 * kPi / 180.0, 1e-15);
   EXPECT_NEAR(s.terrain.desc.bank, -3.0 * kPi / 180.0, 1e-15);
@@ -549,7 +564,8 @@ TEST(Scenario, StrictValues) {
       {"duration: 1\nmaneuver:\n  - [0, 0, 0, -0.1]\n", "maneuver[0][3]", "brake -0.1 is outside [0, 1]"},
       {"duration: 1\nmaneuver:\n  - [0, abc, 0, 0]\n", "maneuver[0][1]", "expected a number, got 'abc'"},
       {"duration: 1\ninitial: {speed: -5}\n", "initial.speed", "-5 is outside [0, 200] m/s"},
-      {"duration: 1\ninitial: {velocity: 5}\n", "initial.velocity", "unknown key 'velocity' (allowed: speed, x, y, yaw_deg)"},
+      {"duration: 1\ninitial: {velocity: 5}\n", "initial.velocity",
+       "unknown key 'velocity' (allowed: speed, x, y, yaw_deg)"},
       {"duration: 1\nvehicels: 4\n", "vehicels", "did you mean 'vehicles'?"},
       {"duration: 1\nvehicle: hmmwv\n", "vehicle", "expected a mapping of keys, got 'hmmwv'"},
       {"duration: 0.0001\nstep: 0.001\n", "duration", "shorter than one step"},
@@ -580,7 +596,8 @@ TEST(Scenario, WarnsAboutAnUnstableStep) {
 // anything else is refused with the file and line.
 TEST(Scenario, StrutPartsSwitchOffByOverride) {
   const Scenario s = parse_scenario(
-      "duration: 1\nvehicle: {preset: hmmwv, overrides: {linkage_geometry: 0, progressive_spring: 0, tire_force_at_contact: 0}}\n",
+      "duration: 1\nvehicle: {preset: hmmwv, overrides: {linkage_geometry: 0, progressive_spring: 0, "
+      "tire_force_at_contact: 0}}\n",
       "x.yaml");
   EXPECT_EQ(s.params.of<StrutHost>().linkage_geometry, 0.0);
   EXPECT_EQ(s.params.of<StrutHost>().progressive_spring, 0.0);

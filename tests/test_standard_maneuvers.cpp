@@ -35,7 +35,8 @@ Outcome run(const std::string& file, int vehicles = 0) {
   o.status = batch.status();
   o.n = batch.vehicle_count();
   // Running to the end, or frozen on its side once past the capsize angle; never diverged.
-  for (int v = 0; v < o.n; ++v) EXPECT_NE(o.status[static_cast<size_t>(v)], kStatusDiverged) << file << " vehicle " << v;
+  for (int v = 0; v < o.n; ++v)
+    EXPECT_NE(o.status[static_cast<size_t>(v)], kStatusDiverged) << file << " vehicle " << v;
   return o;
 }
 

@@ -61,9 +61,9 @@ TEST(StrutDynamics, BallisticFlightAcceleratesAtG) {
 // is sqrt(5 g R) (v_top^2 = g R at the top); the COM runs on a radius about cg_height smaller.
 // Heading along the helix (a geodesic of the cylinder) the vehicle needs no steering.
 struct LoopRun {
-  double max_height;        // [m] highest COM
-  bool completed;           // back on the runway past the loop, upright, moving +x
-  bool left_surface_on_wall;// all four wheels off while above the loop's axis height
+  double max_height;                 // [m] highest COM
+  bool completed;                    // back on the runway past the loop, upright, moving +x
+  bool left_surface_on_wall;         // all four wheels off while above the loop's axis height
   bool contact_without_penetration;  // a tire force with the wheel off the surface (must not happen)
   int status;
 };
@@ -92,7 +92,8 @@ LoopRun run_loop(double speed_factor) {
     for (int i = 0; i < kCorners; ++i) {
       const Vec3<double> wheel = test::vec_at(s, strut::kPos) + test::vec_at(s, strut::kUnsprungPos + 3 * i);
       const TerrainContact<double> c = terrain_query(terrain.desc, wheel, origin[0], origin[1]);
-      if (penetration(c, p.tire.unloaded_radius) <= 0.0 && d.tire_normal_force[i] != 0.0) run.contact_without_penetration = true;
+      if (penetration(c, p.tire.unloaded_radius) <= 0.0 && d.tire_normal_force[i] != 0.0)
+        run.contact_without_penetration = true;
     }
     if (test::sum_normal_force(d) == 0.0 && snap.position[2] > r) run.left_surface_on_wall = true;
     if (snap.status != kStatusRunning) break;
@@ -122,7 +123,7 @@ TEST(StrutDynamics, SlowVehicleLeavesLoopSurfaceAndFalls) {
   const LoopRun run = run_loop(0.8);
   EXPECT_FALSE(run.completed);
   EXPECT_LT(run.max_height, 2.0 * 8.0 - 2.0);  // never reached the top
-  EXPECT_TRUE(run.left_surface_on_wall);        // separated from the wall and fell
+  EXPECT_TRUE(run.left_surface_on_wall);       // separated from the wall and fell
   EXPECT_FALSE(run.contact_without_penetration);
 }
 
@@ -216,7 +217,8 @@ double roll_gradient_estimate(const StrutParams<double>& p, bool linkage) {
     const double centre_slope = linkage ? (at(h).pose.wheel_centre.y - at(-h).pose.wheel_centre.y) / (2.0 * h) : 0.0;
     roll_centre[axle] = contact_slope * half_track;
     kinematic_axis[axle] = wheel_height + centre_slope * half_track;
-    wheel_rate[axle] = p.wheel_rate[i] + p.strut_preload[i] * (motion_ratio(h) - motion_ratio(-h)) / (2.0 * h) / motion_ratio(0.0);
+    wheel_rate[axle] = p.wheel_rate[i] +
+                       p.strut_preload[i] * (motion_ratio(h) - motion_ratio(-h)) / (2.0 * h) / motion_ratio(0.0);
     unsprung_moment += 2.0 * p.unsprung_mass[i] * (kinematic_axis[axle] - wheel_height);
   }
   const double wheelbase = p.cg_to_front_axle + p.cg_to_rear_axle;
@@ -270,8 +272,8 @@ TEST(StrutDynamics, RollGradientMatchesTheLinkageEstimate) {
   StrutParams<double> straight = hmmwv_params();
   straight.linkage_geometry = 0.0;
   finalize_vehicle_params(straight);
-  for (const auto& [name, p, linkage] :
-       {std::tuple<const char*, StrutParams<double>, bool>{"linkage", hmmwv_params(), true}, {"straight paths", straight, false}}) {
+  for (const auto& [name, p, linkage] : {std::tuple<const char*, StrutParams<double>, bool>{"linkage", hmmwv_params(), true},
+                                         {"straight paths", straight, false}}) {
     const double estimate = roll_gradient_estimate(p, linkage), measured = measured_roll_gradient(p);
     std::printf("%s: roll gradient measured %.4f deg/g, estimate %.4f deg/g (%+.2f %%)\n", name, measured, estimate,
                 100.0 * (measured / estimate - 1.0));

@@ -80,8 +80,10 @@ TEST(StrutLinkage, StopsBeyondTheTabulatedTravelAreRefused) {
   StrutParams<double> p = hmmwv_params();
   p.bump_travel_rear = 0.6;
   std::string e = error_of([&] { finalize_vehicle_params(p); });
-  EXPECT_NE(e.find("bump_travel_rear = 0.6 m: beyond the reach of the linkage; the linkage of the rear axle is tabulated over"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find(
+          "bump_travel_rear = 0.6 m: beyond the reach of the linkage; the linkage of the rear axle is tabulated over"),
+      std::string::npos)
       << e;
   p = hmmwv_params();
   p.rebound_travel_front = 0.3;

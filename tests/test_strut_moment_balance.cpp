@@ -87,10 +87,11 @@ TEST(StrutMomentBalance, SteadyCorneringLoadTransferBalancesTheMomentAboutTheGro
     for (double angle_deg : {2.0, 4.0, 6.0}) {
       const Balance b = steady_balance(p, speed, angle_deg * kDeg);
       const double track = 0.5 * (p.track_front + p.track_rear);
-      std::printf("%4.1f m/s %3.1f deg: load transfer (dFz_front + dFz_rear)/2 measured %.1f N, from the moment balance "
-                  "%.1f N (%+.2f %% of m a_y h / t = %.1f N)\n",
-                  speed, angle_deg, -0.5 * b.measured / track, -0.5 * b.predicted / track,
-                  100.0 * (b.measured - b.predicted) / b.simple, 0.5 * b.simple / track);
+      std::printf(
+          "%4.1f m/s %3.1f deg: load transfer (dFz_front + dFz_rear)/2 measured %.1f N, from the moment balance "
+          "%.1f N (%+.2f %% of m a_y h / t = %.1f N)\n",
+          speed, angle_deg, -0.5 * b.measured / track, -0.5 * b.predicted / track,
+          100.0 * (b.measured - b.predicted) / b.simple, 0.5 * b.simple / track);
       EXPECT_GT(b.simple, 1000.0);  // a real turn
       EXPECT_NEAR(b.measured, b.predicted, 0.03 * b.simple) << speed << " m/s, " << angle_deg << " deg";
     }

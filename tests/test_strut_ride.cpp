@@ -77,7 +77,9 @@ double released_frequency(const StrutParams<double>& p, const Eigen::Vector4d& s
     const std::vector<double> now = test::vehicle_state(batch, 0);
     const double value = probe == 0 ? (now[strut::kPos + 2] - z0) / x(0)
                                     : euler_zyx(Quat<double>{now[strut::kQuat], now[strut::kQuat + 1],
-                                                             now[strut::kQuat + 2], now[strut::kQuat + 3]}).y / x(1);
+                                                             now[strut::kQuat + 2], now[strut::kQuat + 3]})
+                                              .y /
+                                          x(1);
     if (prev < 0.0 && value >= 0.0) crossings.push_back((k - 1 + prev / (prev - value)) * 1e-3);
     prev = value;
   }

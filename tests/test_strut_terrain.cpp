@@ -71,7 +71,7 @@ TEST(StrutTerrain, HeightfieldOfTheHillDrivesLikeTheHillAndConverges) {
   RecordProperty("heightfield_0.2m_gap_m", std::to_string(coarse));
   RecordProperty("heightfield_0.1m_gap_m", std::to_string(fine));
   const double hill_effect = position_gap(exact, flat);
-  EXPECT_GT(hill_effect, 0.05);        // the hill matters to the trajectory
+  EXPECT_GT(hill_effect, 0.05);         // the hill matters to the trajectory
   EXPECT_LT(fine, 0.02 * hill_effect);  // the sampled hill reproduces it
   EXPECT_LT(fine, 0.5 * coarse);        // and converges as the grid is refined
 }

@@ -37,7 +37,8 @@ SteadyTurn steady(const std::vector<Sample>& s, double from) {
   r.lateral_accel = test::average(s, from, [](const Sample& x) { return x.lateral_accel; });
   r.yaw_rate = test::average(s, from, [](const Sample& x) { return x.yaw_rate; });
   r.roll = test::average(s, from, [](const Sample& x) { return x.roll; });
-  for (int a = 0; a < 2; ++a) r.transfer[a] = test::average(s, from, [a](const Sample& x) { return test::transfer(x, a); });
+  for (int a = 0; a < 2; ++a)
+    r.transfer[a] = test::average(s, from, [a](const Sample& x) { return test::transfer(x, a); });
   return r;
 }
 
@@ -56,14 +57,14 @@ TEST_F(StrutVsCe, SteadyCorneringLoadTransferRollAndYawRate) {
       const double gradient_c = c.roll / c.lateral_accel, gradient_s = s.roll / s.lateral_accel;
       const double share_c = c.transfer[0] / (c.transfer[0] + c.transfer[1]);
       const double share_s = s.transfer[0] / (s.transfer[0] + s.transfer[1]);
-      std::printf("%4.1f m/s %3.1f deg: a_y ce %.3f strut %.3f m/s^2; yaw rate %.4f / %.4f rad/s (%+.2f %%); "
-                  "transfer front %.0f / %.0f N (%+.2f %%), rear %.0f / %.0f N (%+.2f %%); front share %.2f / %.2f %%; "
-                  "roll gradient %.3f / %.3f deg/g (%+.2f %%)\n",
-                  speed, angle_deg, c.lateral_accel, s.lateral_accel, c.yaw_rate, s.yaw_rate,
-                  100.0 * (s.yaw_rate / c.yaw_rate - 1.0), c.transfer[0], s.transfer[0],
-                  100.0 * (s.transfer[0] / c.transfer[0] - 1.0), c.transfer[1], s.transfer[1],
-                  100.0 * (s.transfer[1] / c.transfer[1] - 1.0), 100.0 * share_c, 100.0 * share_s,
-                  gradient_c * 9.81 / kDeg, gradient_s * 9.81 / kDeg, 100.0 * (gradient_s / gradient_c - 1.0));
+      std::printf(
+          "%4.1f m/s %3.1f deg: a_y ce %.3f strut %.3f m/s^2; yaw rate %.4f / %.4f rad/s (%+.2f %%); "
+          "transfer front %.0f / %.0f N (%+.2f %%), rear %.0f / %.0f N (%+.2f %%); front share %.2f / %.2f %%; "
+          "roll gradient %.3f / %.3f deg/g (%+.2f %%)\n",
+          speed, angle_deg, c.lateral_accel, s.lateral_accel, c.yaw_rate, s.yaw_rate, 100.0 * (s.yaw_rate / c.yaw_rate - 1.0),
+          c.transfer[0], s.transfer[0], 100.0 * (s.transfer[0] / c.transfer[0] - 1.0), c.transfer[1], s.transfer[1],
+          100.0 * (s.transfer[1] / c.transfer[1] - 1.0), 100.0 * share_c, 100.0 * share_s, gradient_c * 9.81 / kDeg,
+          gradient_s * 9.81 / kDeg, 100.0 * (gradient_s / gradient_c - 1.0));
       const std::string where = std::to_string(speed) + " m/s, " + std::to_string(angle_deg) + " deg";
       EXPECT_LT(relative(c.transfer[0], s.transfer[0]), 0.05) << where;
       EXPECT_LT(relative(c.transfer[1], s.transfer[1]), 0.05) << where;
@@ -133,7 +134,10 @@ TEST_F(StrutVsCe, PitchUnderBrakingAndFullThrottle) {
     auto accel = [&](const std::vector<Sample>& r) {
       double v0 = 0.0, v1 = 0.0, t0 = 0.0, t1 = 0.0;
       for (const Sample& x : r) {
-        if (t0 == 0.0 && x.t >= k.from) { v0 = x.speed; t0 = x.t; }
+        if (t0 == 0.0 && x.t >= k.from) {
+          v0 = x.speed;
+          t0 = x.t;
+        }
         v1 = x.speed;
         t1 = x.t;
       }
@@ -158,7 +162,9 @@ TEST_F(StrutVsCe, QuasiStaticRolloverThreshold) {
   ce_balance_springs_at_design(high);
   const StrutParams<double> s = strut_equivalent_params(high);
   const double speed = 20.0;
-  const test::Driver driver = [&](double t, double v) { return test::DriverCommand{1.0 * kDeg * t, test::hold_speed(speed, v), 0.0}; };
+  const test::Driver driver = [&](double t, double v) {
+    return test::DriverCommand{1.0 * kDeg * t, test::hold_speed(speed, v), 0.0};
+  };
   auto lifted = [](const Sample& x) {
     return (x.normal_force[0] < 50.0 && x.normal_force[2] < 50.0) || (x.normal_force[1] < 50.0 && x.normal_force[3] < 50.0);
   };
@@ -172,8 +178,8 @@ TEST_F(StrutVsCe, QuasiStaticRolloverThreshold) {
     return test::average(x, end - 0.1, [](const Sample& y) { return y.lateral_accel; });
   };
   const double ay_c = at_liftoff(c), ay_s = at_liftoff(r);
-  std::printf("rollover threshold: ce %.3f m/s^2 at %.2f s, strut %.3f m/s^2 at %.2f s (%+.2f %%)\n", ay_c, c.back().t, ay_s,
-              r.back().t, 100.0 * (ay_s / ay_c - 1.0));
+  std::printf("rollover threshold: ce %.3f m/s^2 at %.2f s, strut %.3f m/s^2 at %.2f s (%+.2f %%)\n", ay_c, c.back().t,
+              ay_s, r.back().t, 100.0 * (ay_s / ay_c - 1.0));
   EXPECT_LT(relative(ay_c, ay_s), 0.05);
 }
 

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "fleetdyn/physics/core/math.h"
-#include "host/output/output_files.h"
 #include "host/cli/run_job.h"
+#include "host/output/output_files.h"
 #include "host/scenario/scenario.h"
 #include "host/study/samples_file.h"
 #include "host/study/statistics.h"
@@ -90,35 +90,46 @@ TEST(StudyScenario, MalformedDistributionsNameFileLineAndField) {
   const std::string at = "bad.yaml:" + std::to_string(line) + ": ";
   EXPECT_EQ(parse_error(head + "    cg_height: {dist: normal, mean: 1.0, sd: -0.1}\n"),
             at + "study.parameters.cg_height.sd: must be > 0 (got -0.1)");
-  EXPECT_TRUE(contains(parse_error(head + "    cg_height: {dist: uniform, min: 1.0, max: 0.5}\n"), at + "study.parameters.cg_height.max: "));
-  EXPECT_TRUE(contains(parse_error(head + "    cg_height: {dist: gaussian, mean: 1, sd: 0.1}\n"),
-                       at + "study.parameters.cg_height.dist: unknown distribution 'gaussian' (allowed: fixed, uniform, normal, "
-                            "truncated_normal, lognormal, choice)"));
-  EXPECT_TRUE(contains(parse_error(head + "    cg_height: {dist: normal, mean: 1}\n"), at + "study.parameters.cg_height.sd: required key is missing"));
+  EXPECT_TRUE(contains(parse_error(head + "    cg_height: {dist: uniform, min: 1.0, max: 0.5}\n"),
+                       at + "study.parameters.cg_height.max: "));
+  EXPECT_TRUE(
+      contains(parse_error(head + "    cg_height: {dist: gaussian, mean: 1, sd: 0.1}\n"),
+               at +
+                   "study.parameters.cg_height.dist: unknown distribution 'gaussian' (allowed: fixed, uniform, normal, "
+                   "truncated_normal, lognormal, choice)"));
+  EXPECT_TRUE(contains(parse_error(head + "    cg_height: {dist: normal, mean: 1}\n"),
+                       at + "study.parameters.cg_height.sd: required key is missing"));
   EXPECT_TRUE(contains(parse_error(head + "    cg_height: {dist: normal, mean: 1, sd: 0.1, min: 0}\n"),
                        at + "study.parameters.cg_height.min: unknown key 'min' for a normal distribution"));
   EXPECT_TRUE(contains(parse_error(head + "    cg_height: {dist: choice, values: [1, 2], weights: [1]}\n"),
                        at + "study.parameters.cg_height.weights: "));
   EXPECT_TRUE(contains(parse_error(head + "    cg_height: {dist: choice, values: [1, 2], weights: [1, -2]}\n"),
                        at + "study.parameters.cg_height.weights[1]: "));
-  EXPECT_TRUE(contains(parse_error(head + "    cg_hieght: {dist: uniform, min: 1, max: 2}\n"), "(did you mean 'cg_height'?)"));
+  EXPECT_TRUE(
+      contains(parse_error(head + "    cg_hieght: {dist: uniform, min: 1, max: 2}\n"), "(did you mean 'cg_height'?)"));
   EXPECT_TRUE(contains(parse_error(head + "    terrain.slope_deg: {dist: uniform, min: 1, max: 2}\n"),
                        "cannot be sampled: a sample's terrain differs from the batch's only by its friction"));
-  EXPECT_TRUE(contains(parse_error(head + "    cg_height: {dist: uniform, min: 10, max: 20}\n"),
-                       at + "study.parameters.cg_height: the distribution lies entirely outside the allowed range [0.2, 5] m"));
-  EXPECT_TRUE(contains(parse_error(head + "    cg_height: 0.9\n"), at + "study.parameters.cg_height: expected a distribution"));
-  EXPECT_TRUE(contains(parse_error("study:\n  parameters:\n    cg_height: {dist: fixed, value: 1}\n"), "study.samples: required key is missing"));
+  EXPECT_TRUE(
+      contains(parse_error(head + "    cg_height: {dist: uniform, min: 10, max: 20}\n"),
+               at + "study.parameters.cg_height: the distribution lies entirely outside the allowed range [0.2, 5] m"));
+  EXPECT_TRUE(
+      contains(parse_error(head + "    cg_height: 0.9\n"), at + "study.parameters.cg_height: expected a distribution"));
+  EXPECT_TRUE(contains(parse_error("study:\n  parameters:\n    cg_height: {dist: fixed, value: 1}\n"),
+                       "study.samples: required key is missing"));
   EXPECT_TRUE(contains(parse_error("study:\n  samples: 0\n  parameters:\n    cg_height: {dist: fixed, value: 1}\n"),
                        "study.samples: 0 is outside [1, "));
-  EXPECT_TRUE(contains(parse_error("study:\n  samples: 4\n  sampling: latin\n  parameters:\n    cg_height: {dist: fixed, value: 1}\n"),
-                       "study.sampling: unknown sampling 'latin' (allowed: random, lhs, sobol)"));
-  EXPECT_TRUE(contains(parse_error("study:\n  samples: 4\n  parameters: {}\n"), "study.parameters: expected at least one sampled parameter"));
+  EXPECT_TRUE(contains(
+      parse_error("study:\n  samples: 4\n  sampling: latin\n  parameters:\n    cg_height: {dist: fixed, value: 1}\n"),
+      "study.sampling: unknown sampling 'latin' (allowed: random, lhs, sobol)"));
+  EXPECT_TRUE(contains(parse_error("study:\n  samples: 4\n  parameters: {}\n"),
+                       "study.parameters: expected at least one sampled parameter"));
 }
 
 TEST(StudyScenario, ConflictsWithOverridesSweepsAndVehicles) {
-  std::string text = small_study("study:\n  samples: 4\n  parameters:\n    tire.mu: {dist: uniform, min: 0.5, max: 1}\n");
+  std::string text = small_study(
+      "study:\n  samples: 4\n  parameters:\n    tire.mu: {dist: uniform, min: 0.5, max: 1}\n");
   const std::string with_override = std::string(text).replace(text.find("vehicle: {preset: hmmwv}"), 24,
-                                                               "vehicle: {preset: hmmwv, overrides: {tire.mu: 0.8}}");
+                                                              "vehicle: {preset: hmmwv, overrides: {tire.mu: 0.8}}");
   try {
     parse_scenario(with_override, "x.yaml");
     ADD_FAILURE() << "an overridden and sampled parameter was accepted";
@@ -132,8 +143,9 @@ TEST(StudyScenario, ConflictsWithOverridesSweepsAndVehicles) {
   } catch (const ScenarioError& e) {
     EXPECT_TRUE(contains(e.what(), "vehicles: a study simulates study.samples vehicles")) << e.what();
   }
-  const std::string with_sweep = std::string(text).replace(text.find("vehicle: {preset: hmmwv}"), 24,
-                                                            "vehicle: {preset: hmmwv, sweep: {name: cg_height, from: 0.6, to: 0.9}}");
+  const std::string with_sweep = std::string(text).replace(
+      text.find("vehicle: {preset: hmmwv}"), 24,
+      "vehicle: {preset: hmmwv, sweep: {name: cg_height, from: 0.6, to: 0.9}}");
   try {
     parse_scenario(with_sweep, "x.yaml");
     ADD_FAILURE() << "a sweep with a study was accepted";
@@ -144,11 +156,12 @@ TEST(StudyScenario, ConflictsWithOverridesSweepsAndVehicles) {
 
 TEST(StudyScenario, PartlyOutOfRangeDistributionWarns) {
   const Scenario s = parse_scenario(
-      small_study("study:\n  samples: 4\n  parameters:\n    cg_height: {dist: normal, mean: 0.3, sd: 0.1}\n"), "w.yaml");
+      small_study("study:\n  samples: 4\n  parameters:\n    cg_height: {dist: normal, mean: 0.3, sd: 0.1}\n"),
+      "w.yaml");
   ASSERT_EQ(s.warnings.size(), 1u);
-  EXPECT_TRUE(contains(s.warnings[0], "study.parameters.cg_height: part of the distribution lies outside the allowed range [0.2, 5]"));
+  EXPECT_TRUE(contains(s.warnings[0],
+                       "study.parameters.cg_height: part of the distribution lies outside the allowed range [0.2, 5]"));
 }
-
 
 TEST(StudyScenario, DriverSectionErrors) {
   const auto error_of = [](const std::string& text) -> std::string {
@@ -160,19 +173,27 @@ TEST(StudyScenario, DriverSectionErrors) {
     return "(no error)";
   };
   const std::string head = "duration: 1.0\n";
-  EXPECT_TRUE(contains(error_of(head + "driver: {type: fishhook, rate: 1}\n"), "d.yaml:2: driver.amplitude: required key is missing"));
+  EXPECT_TRUE(contains(error_of(head + "driver: {type: fishhook, rate: 1}\n"),
+                       "d.yaml:2: driver.amplitude: required key is missing"));
   EXPECT_TRUE(contains(error_of(head + "driver: {type: fishook, amplitude: 0.2}\n"),
-                       "driver.type: unknown driver 'fishook' (allowed: path, fishhook, sine_with_dwell, j_turn, step_steer) (did you mean 'fishhook'?)"));
+                       "driver.type: unknown driver 'fishook' (allowed: path, fishhook, sine_with_dwell, j_turn, "
+                       "step_steer) (did you mean 'fishhook'?)"));
   EXPECT_TRUE(contains(error_of(head + "driver: {type: fishhook, amplitude: 0.2}\nmaneuver: [[0, 0, 0, 0]]\n"),
                        "d.yaml:3: maneuver: a scenario has either a maneuver table or a driver (line 2), not both"));
-  EXPECT_TRUE(contains(error_of(head + "driver: {type: path, path: circle, speed: 8}\n"), "driver.radius: required key is missing"));
-  EXPECT_TRUE(contains(error_of(head + "driver: {type: path, path: iso3888_1, speed: 8, radius: 3}\n"), "driver.radius: only for path: circle"));
-  EXPECT_TRUE(contains(error_of(head + "driver: {type: path, path: points, speed: 8, points: [[0, 0, 5], [9, 0, 5]]}\n"),
-                       "driver.speed: path: points gives each point its speed"));
-  EXPECT_TRUE(contains(error_of(head + "driver: {type: j_turn, amplitude: 0.2, dwell: 1}\n"), "driver.dwell: unknown key 'dwell' for driver type j_turn"));
+  EXPECT_TRUE(contains(error_of(head + "driver: {type: path, path: circle, speed: 8}\n"),
+                       "driver.radius: required key is missing"));
+  EXPECT_TRUE(contains(error_of(head + "driver: {type: path, path: iso3888_1, speed: 8, radius: 3}\n"),
+                       "driver.radius: only for path: circle"));
+  EXPECT_TRUE(
+      contains(error_of(head + "driver: {type: path, path: points, speed: 8, points: [[0, 0, 5], [9, 0, 5]]}\n"),
+               "driver.speed: path: points gives each point its speed"));
+  EXPECT_TRUE(contains(error_of(head + "driver: {type: j_turn, amplitude: 0.2, dwell: 1}\n"),
+                       "driver.dwell: unknown key 'dwell' for driver type j_turn"));
   const std::string study = "study:\n  samples: 4\n  parameters:\n";
-  EXPECT_TRUE(contains(error_of(head + "driver: {type: fishhook, amplitude: 0.2}\n" + study + "    maneuver.steer_scale: {dist: uniform, min: 0.5, max: 1}\n"),
-                       "study.parameters.maneuver.steer_scale: scales the maneuver table, but this scenario has a driver"));
+  EXPECT_TRUE(
+      contains(error_of(head + "driver: {type: fishhook, amplitude: 0.2}\n" + study +
+                        "    maneuver.steer_scale: {dist: uniform, min: 0.5, max: 1}\n"),
+               "study.parameters.maneuver.steer_scale: scales the maneuver table, but this scenario has a driver"));
   EXPECT_TRUE(contains(error_of(head + study + "    driver.amplitude: {dist: uniform, min: 0.1, max: 0.2}\n"),
                        "study.parameters.driver.amplitude: needs a programmed driver"));
 }
@@ -336,7 +357,7 @@ TEST(StudyRun, FullDiskWhileAppendingThenResumeEndsIdentical) {
   EXPECT_TRUE(contains(err, "the 8 samples done are kept")) << err;
   EXPECT_TRUE(contains(err, "fleetdyn run --resume " + victim.string())) << err;
   const std::string partial = read_text(victim / "samples.csv");
-  EXPECT_EQ(partial.size(), limit);                      // the write stopped at the limit ...
+  EXPECT_EQ(partial.size(), limit);                     // the write stopped at the limit ...
   EXPECT_EQ(partial, whole.substr(0, partial.size()));  // ... mid-row
 
   RunOptions o;
@@ -419,7 +440,8 @@ void expect_worst_cases_reproduce_rows(const std::string& name, const std::strin
     EXPECT_EQ(time.front(), 0.0);
     EXPECT_NEAR(time.back(), 3.0, 1e-12);
     double peak = 0.0;  // over the states at the start of each step, as the metric
-    for (size_t k = 0; k + 1 < roll.size(); ++k) peak = std::max(peak, std::fabs(std::asin(std::sin(roll[k]) * std::cos(pitch[k]))));
+    for (size_t k = 0; k + 1 < roll.size(); ++k)
+      peak = std::max(peak, std::fabs(std::asin(std::sin(roll[k]) * std::cos(pitch[k]))));
     const double expected = roll_metric[static_cast<size_t>(sample)];
     EXPECT_NEAR(peak, expected, (precision == "fp64" ? 1e-9 : 1e-5) * expected) << "sample " << sample;
     EXPECT_LE(expected, previous);  // worst first
@@ -458,7 +480,8 @@ TEST(StudyRun, SampledFishhookAmplitudeDrivesRoll) {
       "model: strut\nvehicle: {preset: hmmwv, overrides: {cg_height: 0.9}}\ninitial: {speed: 20.0}\n"
       "driver: {type: fishhook, amplitude: 0.27, rate: 1.41, start_time: 0.3}\n"
       "duration: 3.0\nbackend: cpu\n"
-      "study:\n  samples: 16\n  sampling: lhs\n  parameters:\n    driver.amplitude: {dist: uniform, min: 0.05, max: 0.4}\n";
+      "study:\n  samples: 16\n  sampling: lhs\n  parameters:\n    driver.amplitude: {dist: uniform, min: 0.05, max: "
+      "0.4}\n";
   const fs::path sc = write_scenario(dir / "scenario", text);
   std::string err;
   ASSERT_EQ(run(sc, dir / "out", &err), kExitOk) << err;
@@ -473,7 +496,9 @@ TEST(StudyRun, OutOfRangeSamplesAreInvalidCountedAndExplained) {
   const fs::path dir = scratch("invalid");
   // cg_height below 0.2 m is outside its range: about 16 % of this normal's draws.
   const fs::path sc = write_scenario(
-      dir / "scenario", small_study("study:\n  samples: 40\n  seed: 3\n  parameters:\n    cg_height: {dist: normal, mean: 0.3, sd: 0.1}\n"));
+      dir / "scenario",
+      small_study(
+          "study:\n  samples: 40\n  seed: 3\n  parameters:\n    cg_height: {dist: normal, mean: 0.3, sd: 0.1}\n"));
   ASSERT_EQ(run(sc, dir / "out"), kExitOk);
   const study::SamplesTable t = study::read_samples((dir / "out" / "samples.csv").string());
   const auto& valid = t.values[static_cast<size_t>(t.column("valid"))];
@@ -535,9 +560,10 @@ TEST(StudyRun, SummaryProbabilitiesAndIntervalsMatchTheSamples) {
 // derived from the stiffest sampled vehicle, so no vehicle diverges from a too-large step.
 TEST(StudyRun, FishhookRolloverProbabilityRisesWithCgHeight) {
   const fs::path dir = scratch("cg");
-  std::string text = small_study("study:\n  samples: 48\n  seed: 11\n  sampling: lhs\n  parameters:\n"
-                                 "    cg_height: {dist: uniform, min: 0.6, max: 1.3}\n"
-                                 "    tire.mu: {dist: uniform, min: 0.7, max: 1.0}\n");
+  std::string text = small_study(
+      "study:\n  samples: 48\n  seed: 11\n  sampling: lhs\n  parameters:\n"
+      "    cg_height: {dist: uniform, min: 0.6, max: 1.3}\n"
+      "    tire.mu: {dist: uniform, min: 0.7, max: 1.0}\n");
   text.erase(text.find("step: 0.001\n"), 12);
   const fs::path sc = write_scenario(dir / "scenario", text);
   ASSERT_EQ(run(sc, dir / "out"), kExitOk);

@@ -50,8 +50,9 @@ using test::parse_error;
 // narrow tire friction spread. docs/design/drivers.md: at 12 m/s it stays within 0.73 m of the
 // lane centres; at 15 m/s its tires saturate and it is 2-4 m off. A 4 m lane leaves
 // (4 - 2.16) / 2 = 0.92 m either side; path_deviation at 1.5 m.
-std::string lane_change_study(double speed, const std::string& events = "  lane_departure: {lane_width: 4.0}\n"
-                                                                        "  path_deviation: {max: 1.5}\n") {
+std::string lane_change_study(double speed, const std::string& events =
+                                                "  lane_departure: {lane_width: 4.0}\n"
+                                                "  path_deviation: {max: 1.5}\n") {
   char head[400];
   std::snprintf(head, sizeof head,
                 "name: iso3888_2_study\nmodel: strut\nvehicle: {preset: hmmwv}\ninitial: {speed: %g}\n"
@@ -137,13 +138,16 @@ TEST(PathEvents, DefaultsAndWhichStudiesHaveThem) {
   const StrutParams<double> p = hmmwv_params();
   EXPECT_DOUBLE_EQ(on_circle.study.path_events.vehicle_width, std::max(p.track_front, p.track_rear) + p.tire.width);
   // Without a path driver there is no path to depart from: no such columns, and the keys are errors.
-  const std::string table = "name: t\ninitial: {speed: 10}\nduration: 1\nstudy:\n  samples: 2\n  parameters:\n"
-                            "    cg_height: {dist: uniform, min: 0.6, max: 0.8}\n";
+  const std::string table =
+      "name: t\ninitial: {speed: 10}\nduration: 1\nstudy:\n  samples: 2\n  parameters:\n"
+      "    cg_height: {dist: uniform, min: 0.6, max: 0.8}\n";
   EXPECT_EQ(parse_error(table + "  lane_departure: {lane_width: 4}\n"),
-            "bad.yaml:8: study.lane_departure: is an event of path drivers (driver: {type: path, ...}); this scenario has none");
+            "bad.yaml:8: study.lane_departure: is an event of path drivers (driver: {type: path, ...}); this scenario "
+            "has none");
   EXPECT_TRUE(contains(parse_error(lane_change_study(12.0, "  lane_departure: {lane_width: 2.0}\n")),
                        "bad.yaml:16: study.lane_departure: the vehicle (2.16 m) is not narrower than the lane (2 m)"));
-  EXPECT_TRUE(contains(parse_error(lane_change_study(12.0, "  path_deviation: {max: -1}\n")), "bad.yaml:16: study.path_deviation.max: "));
+  EXPECT_TRUE(contains(parse_error(lane_change_study(12.0, "  path_deviation: {max: -1}\n")),
+                       "bad.yaml:16: study.path_deviation.max: "));
   const EventColumns open_loop = run_events("open_loop", table);
   EXPECT_EQ(open_loop.columns.count("lane_departure"), 0u);
   EXPECT_EQ(open_loop.columns.count("completed"), 0u);
@@ -186,7 +190,8 @@ TEST(Capsize, FishhookRollsTheHighCgVehicleOverAndFreezesIt) {
   EXPECT_LT(capsize_time, 4.5);
   EXPECT_EQ(m[static_cast<size_t>(metric::diverged_time) * 2 + 1], -1.0);
   EXPECT_EQ(m[static_cast<size_t>(metric::capsize_time) * 2 + 0], -1.0);
-  for (int k = 0; k < kMetricCount; ++k) EXPECT_TRUE(std::isfinite(m[static_cast<size_t>(k) * 2 + 1])) << "metric " << k;
+  for (int k = 0; k < kMetricCount; ++k)
+    EXPECT_TRUE(std::isfinite(m[static_cast<size_t>(k) * 2 + 1])) << "metric " << k;
   // Frozen where it passed 80 deg: its time stops at the capsize time and its roll is just past it.
   const VehicleSnapshot x = b.snapshots()[1];
   EXPECT_DOUBLE_EQ(x.time, capsize_time);
@@ -200,7 +205,8 @@ TEST(Capsize, FishhookRollsTheHighCgVehicleOverAndFreezesIt) {
   EXPECT_EQ(test::vehicle_state(b, 1), before);
   EXPECT_NE(test::vehicle_state(b, 0), other_before);
   const std::vector<double> after = b.metrics();
-  for (int k = 0; k < kMetricCount; ++k) EXPECT_EQ(after[static_cast<size_t>(k) * 2 + 1], m[static_cast<size_t>(k) * 2 + 1]) << k;
+  for (int k = 0; k < kMetricCount; ++k)
+    EXPECT_EQ(after[static_cast<size_t>(k) * 2 + 1], m[static_cast<size_t>(k) * 2 + 1]) << k;
 }
 
 // Without the stop the same vehicle rolls on to its roof (the model has no body-ground contact,
@@ -236,10 +242,13 @@ TEST(Capsize, SimdLanesAndScalarPathAgree) {
   }
   EXPECT_EQ(status[0], status[1]);
   ASSERT_EQ(status[0][1], kStatusRolledOver);
-  const auto at = [&](int run, int m, int v) { return metrics[static_cast<size_t>(run)][static_cast<size_t>(m) * 2 + v]; };
+  const auto at = [&](int run, int m, int v) {
+    return metrics[static_cast<size_t>(run)][static_cast<size_t>(m) * 2 + v];
+  };
   EXPECT_EQ(at(0, metric::capsize_time, 1), at(1, metric::capsize_time, 1));
   for (int m = 0; m < kMetricCount; ++m) {
-    for (int v = 0; v < 2; ++v) EXPECT_NEAR(at(0, m, v), at(1, m, v), 1e-6 * std::max(1.0, std::fabs(at(1, m, v)))) << m << " " << v;
+    for (int v = 0; v < 2; ++v)
+      EXPECT_NEAR(at(0, m, v), at(1, m, v), 1e-6 * std::max(1.0, std::fabs(at(1, m, v)))) << m << " " << v;
   }
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(snaps[0][1].position[k], snaps[1][1].position[k], 1e-6);
   // fp32 lanes stop it too.
@@ -304,10 +313,12 @@ TEST(Capsize, ScenarioKey) {
               85.0 * kPi / 180.0, 1e-15);
   EXPECT_EQ(scenario_batch_options(parse_scenario(head + "capsize_roll_deg: 0\n", "c.yaml")).capsize_roll, 0.0);
   EXPECT_NEAR(scenario_batch_options(parse_scenario(head, "c.yaml")).capsize_roll, 80.0 * kPi / 180.0, 1e-15);
-  EXPECT_EQ(parse_error(head + "capsize_roll_deg: 10\n"),
-            "bad.yaml:3: capsize_roll_deg: 10 deg would freeze vehicles that are only leaning in a turn; give at least 30 "
-            "(default 80), or 0 for never");
-  EXPECT_TRUE(contains(parse_error(head + "capsize_roll_deg: 200\n"), "bad.yaml:3: capsize_roll_deg: 200 is outside [0, 180]"));
+  EXPECT_EQ(
+      parse_error(head + "capsize_roll_deg: 10\n"),
+      "bad.yaml:3: capsize_roll_deg: 10 deg would freeze vehicles that are only leaning in a turn; give at least 30 "
+      "(default 80), or 0 for never");
+  EXPECT_TRUE(
+      contains(parse_error(head + "capsize_roll_deg: 200\n"), "bad.yaml:3: capsize_roll_deg: 200 is outside [0, 180]"));
   BatchOptions o = test::cpu_options();
   o.capsize_roll = 4.0;
   EXPECT_THROW(Batch({hmmwv_params()}, 1, TerrainSpec{}, o), Error);
@@ -318,7 +329,7 @@ TEST(Capsize, ScenarioKey) {
 TEST(RankDevices, LocalRankModuloDeviceCount) {
   EXPECT_EQ(study::cuda_device_for_rank(0, 4), 0);
   EXPECT_EQ(study::cuda_device_for_rank(3, 4), 3);
-  EXPECT_EQ(study::cuda_device_for_rank(5, 4), 1);   // more ranks than GPUs: shared evenly
+  EXPECT_EQ(study::cuda_device_for_rank(5, 4), 1);  // more ranks than GPUs: shared evenly
   EXPECT_EQ(study::cuda_device_for_rank(7, 8), 7);
   EXPECT_EQ(study::cuda_device_for_rank(2, 1), 0);
   EXPECT_EQ(study::cuda_device_for_rank(0, 0), -1);  // no GPU: none
@@ -334,7 +345,9 @@ const char* fake_environment(const char* name) {
   if (std::strcmp(name, "SLURM_LOCALID") == 0) return "9";
   return nullptr;
 }
-const char* open_mpi_environment(const char* name) { return std::strcmp(name, "OMPI_COMM_WORLD_LOCAL_RANK") == 0 ? "2" : nullptr; }
+const char* open_mpi_environment(const char* name) {
+  return std::strcmp(name, "OMPI_COMM_WORLD_LOCAL_RANK") == 0 ? "2" : nullptr;
+}
 const char* bad_environment(const char* name) { return std::strcmp(name, "SLURM_LOCALID") == 0 ? "x1" : nullptr; }
 const char* empty_environment(const char*) { return nullptr; }
 
@@ -347,8 +360,9 @@ TEST(RankDevices, LocalRankFromTheLauncher) {
 
 // One process: summary.json records rank 0, its node and device (no GPU here: none).
 TEST(RankDevices, SummaryRecordsEachRanksDevice) {
-  const std::string text = "name: t\ninitial: {speed: 10}\nduration: 0.5\nbackend: cpu\nstudy:\n  samples: 2\n  parameters:\n"
-                           "    cg_height: {dist: uniform, min: 0.6, max: 0.8}\n";
+  const std::string text =
+      "name: t\ninitial: {speed: 10}\nduration: 0.5\nbackend: cpu\nstudy:\n  samples: 2\n  parameters:\n"
+      "    cg_height: {dist: uniform, min: 0.6, max: 0.8}\n";
   const EventColumns e = run_events("ranks", text);
   const json& ranks = e.summary["ranks"];
   ASSERT_EQ(ranks.size(), 1u);

@@ -55,7 +55,9 @@ StudyReport synthetic_study(int64_t n, bool with_traces = true) {
   r.sample_count = n;
   ReportColumn mass{"mass", "kg", {}}, cg{"cg_height", "m", {}}, mu{"tire_mu", "-", {}};
   ReportColumn roll{"max_abs_roll", "rad", {}}, lat{"max_abs_lat_accel", "m/s^2", {}}, lift{"wheel_liftoff_time", "s", {}};
-  ReportEvent rollover{"rollover", "|roll| > 1.2 rad at any time (wheels up & over; \"</script>\" <!-- in text is harmless)", {}};
+  ReportEvent rollover{"rollover",
+                       "|roll| > 1.2 rad at any time (wheels up & over; \"</script>\" <!-- in text is harmless)",
+                       {}};
   ReportEvent diverged{"diverged", "state blew up; the sample's metrics are missing", {}};
   for (int64_t i = 0; i < n; ++i) {
     r.sample_ids.push_back(1000 + i);
@@ -79,7 +81,8 @@ StudyReport synthetic_study(int64_t n, bool with_traces = true) {
     for (const ReportColumn& p : r.parameters) {
       ReportSensitivity s{metric.name, p.name};
       // ranks of a million samples take seconds: the size test makes do with a stand-in
-      s.spearman = n <= 100000 ? spearman_correlation(p.values, metric.values) : 0.1 * static_cast<double>(s.parameter.size() % 7);
+      s.spearman = n <= 100000 ? spearman_correlation(p.values, metric.values)
+                               : 0.1 * static_cast<double>(s.parameter.size() % 7);
       if (metric.name == "max_abs_roll") {  // Sobol indices for one metric only: the others show NaN = absent
         s.sobol_first = p.name == "cg_height" ? 0.61 : p.name == "tire_mu" ? 0.22 : 0.01;
         s.sobol_total = s.sobol_first + 0.07;
@@ -98,7 +101,8 @@ StudyReport synthetic_study(int64_t n, bool with_traces = true) {
         const double ramp = time < 1.3 ? 0 : (time - 1.3) * (k == 0 ? 0.45 : 0.2);
         const bool blown = k == 1 && time > 4.2;  // diverged: the rest is missing
         ch_roll.values.push_back(blown ? NAN : ramp + 0.01 * std::sin(40 * time));
-        ch_lat.values.push_back(blown ? NAN : (time < 1.3 ? 0 : 7.5 * (1 - std::exp(-(time - 1.3) * 3))) + 0.2 * std::sin(25 * time));
+        ch_lat.values.push_back(
+            blown ? NAN : (time < 1.3 ? 0 : 7.5 * (1 - std::exp(-(time - 1.3) * 3))) + 0.2 * std::sin(25 * time));
       }
       t.channels = {ch_roll, ch_lat};
       r.worst_cases.push_back(t);
@@ -198,7 +202,8 @@ TEST(StudyReport, SizeStaysBoundedForAMillionSamples) {
   std::cout << "report of 1e4 samples: " << small.size() << " bytes; of 1e6 samples: " << big.size() << " bytes, in "
             << seconds << " s\n";
   EXPECT_LT(big.size(), 2000000u);
-  EXPECT_LT(static_cast<double>(big.size()), 1.3 * static_cast<double>(small.size())) << "the page grows with the sample count";
+  EXPECT_LT(static_cast<double>(big.size()), 1.3 * static_cast<double>(small.size()))
+      << "the page grows with the sample count";
   const json d = page_data(big);
   EXPECT_EQ(d["metrics"][0]["n"].get<int64_t>() + d["metrics"][0]["missing"].get<int64_t>(), 1000000);
   EXPECT_EQ(d["events"][0]["by_parameter"][1]["bins"].size(), 10u);
@@ -293,7 +298,8 @@ TEST(StudyReport, FewSamplesGetFewerBinsAndTiesAreNotSplit) {
   EXPECT_LT(bins, 10u);
   // a discrete parameter (3 levels): at most one bin per level, each level in one bin
   r = synthetic_study(3000, false);
-  for (size_t i = 0; i < r.parameters[0].values.size(); ++i) r.parameters[0].values[i] = static_cast<double>(i % 3) + 1.0;
+  for (size_t i = 0; i < r.parameters[0].values.size(); ++i)
+    r.parameters[0].values[i] = static_cast<double>(i % 3) + 1.0;
   const json levels = page_data(report_html(r))["events"][0]["by_parameter"][0]["bins"];
   ASSERT_EQ(levels.size(), 3u);
   for (size_t j = 0; j < 3; ++j) {
@@ -352,7 +358,8 @@ TEST(StudyReport, WritesAtomicallyAndNamesAPathItCannotWrite) {
   std::stringstream text;
   text << f.rdbuf();
   EXPECT_EQ(text.str(), report_html(r));
-  EXPECT_EQ(std::distance(fs::directory_iterator(path.parent_path()), fs::directory_iterator()), 1) << "a temporary file was left";
+  EXPECT_EQ(std::distance(fs::directory_iterator(path.parent_path()), fs::directory_iterator()), 1)
+      << "a temporary file was left";
   std::ofstream(tmp.path / "plain_file") << "x";
   const std::string bad = (tmp.path / "plain_file" / "report.html").string();
   try {
@@ -380,12 +387,13 @@ std::optional<std::string> find_chromium() {
 
 // Runs chromium headless on `html` with `mode` ("--dump-dom" or "--screenshot=FILE") and returns
 // its stdout. A time limit guards against a hung browser.
-std::string run_chromium(const std::string& chromium, const fs::path& dir, const fs::path& html, const std::string& mode,
-                         int* exit_code) {
-  const std::string cmd = "timeout 120 '" + chromium + "' --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage" +
+std::string run_chromium(const std::string& chromium, const fs::path& dir, const fs::path& html,
+                         const std::string& mode, int* exit_code) {
+  const std::string cmd = "timeout 120 '" + chromium +
+                          "' --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage" +
                           " --no-first-run --hide-scrollbars --user-data-dir='" + (dir / "profile").string() + "'" +
-                          " --virtual-time-budget=5000 --window-size=1400,1000 " + mode + " 'file://" + html.string() + "' 2>'" +
-                          (dir / "chromium.log").string() + "'";
+                          " --virtual-time-budget=5000 --window-size=1400,1000 " + mode + " 'file://" + html.string() +
+                          "' 2>'" + (dir / "chromium.log").string() + "'";
   std::string out;
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (!pipe) return out;
@@ -408,7 +416,7 @@ struct RenderedPage {
   std::map<std::string, std::string> body;  // <body>'s attributes
   std::map<std::string, int> marks;         // data-plot id -> its non-empty <path>/<rect> marks
   size_t svg_count = 0;
-  std::string dom;                          // without the scripts
+  std::string dom;  // without the scripts
 };
 
 // The DOM as Chromium serialised it, scripts removed (their text holds SVG markup as strings).
@@ -535,8 +543,8 @@ TEST(StudyReportChromium, EmptySectionsGetANoteAndNoPlots) {
   r.parameters = {p};
   r.metrics = {all_missing, speed};
   const RenderedPage page = render_and_check(r, "sparse", 2);  // histogram and CDF of speed only
-  for (const char* note : {"No events were recorded", "No sensitivity indices", "No worst-case time series",
-                           "No finite values: all 40"})
+  for (const char* note :
+       {"No events were recorded", "No sensitivity indices", "No worst-case time series", "No finite values: all 40"})
     EXPECT_NE(page.dom.find(note), std::string::npos) << note;
 }
 

@@ -137,8 +137,7 @@ TEST(SampleRoads, SamplesCsvIsTheSameForAnyChunkSizeAndThreadCount) {
 // vehicle alone in a batch whose terrain is that variation: the per-vehicle path (run_vehicle_steps'
 // vehicle_terrain, the lanes' per-lane descriptors, the placement) adds nothing of its own.
 template <class Params>
-void expect_each_vehicle_as_alone(const std::vector<Params>& params, BatchOptions options, double seconds,
-                                  bool bitwise) {
+void expect_each_vehicle_as_alone(const std::vector<Params>& params, BatchOptions options, double seconds, bool bitwise) {
   RoughRoadSettings r;
   r.road_class = 'D';
   r.length = 200.0;
@@ -147,7 +146,8 @@ void expect_each_vehicle_as_alone(const std::vector<Params>& params, BatchOption
   const TerrainSpec road = iso8608_road(r);
   const int n = 5;  // a full group of 4 lanes and a padded one
   TerrainSpec varied = road;
-  for (int v = 0; v < n; ++v) varied.variation.push_back({37.0 * v + 3.0, 1.3 * v, v % 2 ? -1.0 + 0.2 * v : 0.5 + 0.3 * v});
+  for (int v = 0; v < n; ++v)
+    varied.variation.push_back({37.0 * v + 3.0, 1.3 * v, v % 2 ? -1.0 + 0.2 * v : 0.5 + 0.3 * v});
   InitialCondition ic;
   ic.speed = 15.0;
   Batch all(params, n, varied, options);
@@ -174,8 +174,7 @@ void expect_each_vehicle_as_alone(const std::vector<Params>& params, BatchOption
       }
     }
     const double scale = std::max(1.0, std::fabs(m[metric::max_abs_vert_accel]));
-    EXPECT_NEAR(metrics[static_cast<size_t>(metric::max_abs_vert_accel) * n + v], m[metric::max_abs_vert_accel],
-                bitwise ? 0.0 : 1e-6 * scale)
+    EXPECT_NEAR(metrics[static_cast<size_t>(metric::max_abs_vert_accel) * n + v], m[metric::max_abs_vert_accel], bitwise ? 0.0 : 1e-6 * scale)
         << "vehicle " << v;
   }
   // The roads really differ: the vehicles are shaken differently.
@@ -307,12 +306,13 @@ TEST(SampleRoads, ProfileVarianceIsTheIntegralOfTheSampleClassPsd) {
     RoughRoadSettings r = s.rough_road;
     r.roughness = iso8608_class_psd(road_class);
     const double expected = rough_road_variance(r);
-    EXPECT_NEAR(su.terrain.relief_scale * su.terrain.relief_scale, iso8608_class_psd(road_class) / rough_road_psd(s.rough_road),
-                1e-12);
+    EXPECT_NEAR(su.terrain.relief_scale * su.terrain.relief_scale,
+                iso8608_class_psd(road_class) / rough_road_psd(s.rough_road), 1e-12);
     for (int iy : {3, 16, 29}) {
       std::vector<double> h;
       for (int ix = 0; ix < period; ++ix) {
-        h.push_back(height_at(d, tile.hf_x0 + ix * tile.hf_dx - su.terrain.shift_x, tile.hf_y0 + iy * tile.hf_dy - su.terrain.shift_y));
+        h.push_back(height_at(d, tile.hf_x0 + ix * tile.hf_dx - su.terrain.shift_x,
+                              tile.hf_y0 + iy * tile.hf_dy - su.terrain.shift_y));
       }
       EXPECT_NEAR(variance(h), expected, 1e-6 * expected) << "sample " << i << " class " << road_class << " row " << iy;
       ++checked;
@@ -350,7 +350,8 @@ TEST(SampleRoads, PeriodicTileHasNoSeam) {
     largest_jump = std::max(largest_jump, std::fabs(height_at(road.desc, -1e-7, y) - height_at(road.desc, 1e-7, y)));
   }
   for (double x : {-3.0, 0.05, 17.3}) {
-    largest_jump = std::max(largest_jump, std::fabs(height_at(road.desc, x, -5.0 - 1e-7) - height_at(road.desc, x, -5.0 + 1e-7)));
+    largest_jump = std::max(largest_jump,
+                            std::fabs(height_at(road.desc, x, -5.0 - 1e-7) - height_at(road.desc, x, -5.0 + 1e-7)));
   }
   EXPECT_LT(largest_jump, 1e-6);
 }
@@ -384,25 +385,31 @@ using test::contains;
 using test::parse_error;
 
 TEST(SampleRoads, ClassesAsLettersAndScenarioErrors) {
-  const Scenario s = parse_scenario(road_study("    terrain.class: {dist: choice, values: [C, D, 4.5]}\n"), "road.yaml");
+  const Scenario s = parse_scenario(road_study("    terrain.class: {dist: choice, values: [C, D, 4.5]}\n"),
+                                    "road.yaml");
   EXPECT_EQ(s.study.parameters[0].distribution.values, (std::vector<double>{3.0, 4.0, 4.5}));
-  const std::string on_flat = "name: f\nterrain: {type: flat}\nduration: 1\nstudy:\n  samples: 4\n  parameters:\n"
-                              "    terrain.class: {dist: choice, values: [C, D]}\n";
-  EXPECT_EQ(parse_error(on_flat), "bad.yaml:7: study.parameters.terrain.class: cannot be sampled on terrain type flat "
-                                  "(terrain.class and terrain.roughness: rough_road; terrain.relief_scale, terrain.offset_x, "
-                                  "terrain.offset_y: rough_road, hill, heightfield)");
-  EXPECT_TRUE(contains(parse_error(road_study("    terrain.class: {dist: choice, values: [C]}\n"
-                                              "    terrain.roughness: {dist: uniform, min: 1e-4, max: 2e-4}\n")),
-                       ":17: study.parameters.terrain.roughness: sets the relief's height, as terrain.class does already"));
+  const std::string on_flat =
+      "name: f\nterrain: {type: flat}\nduration: 1\nstudy:\n  samples: 4\n  parameters:\n"
+      "    terrain.class: {dist: choice, values: [C, D]}\n";
+  EXPECT_EQ(parse_error(on_flat),
+            "bad.yaml:7: study.parameters.terrain.class: cannot be sampled on terrain type flat "
+            "(terrain.class and terrain.roughness: rough_road; terrain.relief_scale, terrain.offset_x, "
+            "terrain.offset_y: rough_road, hill, heightfield)");
+  EXPECT_TRUE(
+      contains(parse_error(road_study("    terrain.class: {dist: choice, values: [C]}\n"
+                                      "    terrain.roughness: {dist: uniform, min: 1e-4, max: 2e-4}\n")),
+               ":17: study.parameters.terrain.roughness: sets the relief's height, as terrain.class does already"));
   EXPECT_TRUE(contains(parse_error(road_study("    terrain.length: {dist: uniform, min: 100, max: 200}\n")),
                        ":16: study.parameters.terrain.length: cannot be sampled: a sample's terrain differs"));
   EXPECT_TRUE(contains(parse_error(road_study("    terrain.class: {dist: choice, values: [C, Q]}\n")),
                        ":16: study.parameters.terrain.class.values[1]: expected a number, got 'Q'"));
-  EXPECT_TRUE(contains(parse_error("name: r\nterrain: {type: rough_road, per_sample: true}\nduration: 1\n"),
-                       "bad.yaml:2: terrain.per_sample: gives each sample of a study its own stretch of the road, but this "
-                       "scenario has no study"));
-  EXPECT_TRUE(contains(parse_error("name: r\nterrain:\n  type: rough_road\n  class: C\n  roughness: 1e-4\nduration: 1\n"),
-                       "bad.yaml:5: terrain.roughness: gives Gd(n0) directly: give either class (line 4) or roughness"));
+  EXPECT_TRUE(
+      contains(parse_error("name: r\nterrain: {type: rough_road, per_sample: true}\nduration: 1\n"),
+               "bad.yaml:2: terrain.per_sample: gives each sample of a study its own stretch of the road, but this "
+               "scenario has no study"));
+  EXPECT_TRUE(
+      contains(parse_error("name: r\nterrain:\n  type: rough_road\n  class: C\n  roughness: 1e-4\nduration: 1\n"),
+               "bad.yaml:5: terrain.roughness: gives Gd(n0) directly: give either class (line 4) or roughness"));
   // A roughness instead of a class; per_sample: false keeps every sample on one stretch.
   const Scenario fixed = parse_scenario(road_study("    terrain.roughness: {dist: uniform, min: 1e-4, max: 2e-3}\n")
                                             .replace(road_study().find("seed: 3}"), 8, "seed: 3, per_sample: false}"),

@@ -27,13 +27,13 @@ using fleetdyn::kPi;
 
 TEST(Philox, Random123KnownAnswers) {
   // Random123 tests/kat_vectors, "philox4x32 10" lines: counter[4] key[2] -> output[4].
-  struct Kat { uint32_t counter[4], key[2], expected[4]; };
+  struct Kat {
+    uint32_t counter[4], key[2], expected[4];
+  };
   const Kat kats[] = {
       {{0, 0, 0, 0}, {0, 0}, {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
-      {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, {0xffffffff, 0xffffffff},
-       {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
-      {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, {0xa4093822, 0x299f31d0},
-       {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
+      {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, {0xffffffff, 0xffffffff}, {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
+      {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, {0xa4093822, 0x299f31d0}, {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
   };
   for (const Kat& kat : kats) {
     uint32_t out[4];
@@ -87,7 +87,7 @@ TEST(CounterUniform, ChiSquareAndKolmogorovSmirnov) {
   double ks = 0.0;
   for (int i = 0; i < n; ++i) ks = std::max({ks, (i + 1.0) / n - u[i], u[i] - static_cast<double>(i) / n});
   EXPECT_LT(ks * std::sqrt(static_cast<double>(n)), 1.949);  // Kolmogorov distribution, upper 0.1 % point
-  EXPECT_GT(beyond_32_bits, n * 99 / 100);  // the low 21 bits are random too
+  EXPECT_GT(beyond_32_bits, n * 99 / 100);                   // the low 21 bits are random too
 }
 
 // ---- the normal distribution --------------------------------------------------------------------
@@ -206,12 +206,15 @@ TEST(Distribution, LatinHypercubeMeansMatchExactMeans) {
   // mean + sd (phi(alpha) - phi(beta)) / (Phi(beta) - Phi(alpha)); lognormal exp(mu + sigma^2/2);
   // choice sum w v / sum w.
   const double alpha = (0.2 - 1.0) / 0.5, beta = (1.4 - 1.0) / 0.5;
-  struct Case { Distribution d; double mean, sd; };
+  struct Case {
+    Distribution d;
+    double mean, sd;
+  };
   const std::vector<Case> cases = {
       {uniform(2, 6), 4.0, 4.0 / std::sqrt(12.0)},
       {normal(10, 2), 10.0, 2.0},
-      {truncated(1.0, 0.5, 0.2, 1.4), 1.0 + 0.5 * (density(alpha) - density(beta)) / (upper_tail(-beta) - upper_tail(-alpha)),
-       0.5},
+      {truncated(1.0, 0.5, 0.2, 1.4),
+       1.0 + 0.5 * (density(alpha) - density(beta)) / (upper_tail(-beta) - upper_tail(-alpha)), 0.5},
       {lognormal(0.3, 0.5), std::exp(0.3 + 0.125), std::exp(0.425) * std::sqrt(std::exp(0.25) - 1.0)},
       {choice({1, 2, 5}, {1, 2, 1}), 2.5, std::sqrt((1.5 * 1.5 + 2 * 0.5 * 0.5 + 2.5 * 2.5) / 4.0)},
       {fixed(3.0), 3.0, 1.0},
@@ -283,9 +286,8 @@ TEST(Distribution, ValidationNamesTheField) {
   starts(choice({1, 2, 3}, {1, 2}), "weights: must have as many entries as values");
   starts(choice({1, 2, 3}, {1, 2, 0}), "weights[2]: must be > 0 (got 0)");
   starts(choice({1, 2, 3}, {1, -3, 1}), "weights[1]: must be > 0 (got -3)");
-  for (const Distribution& ok : {normal(0, 1), uniform(-1, 1), truncated(0, 1, 0, INFINITY),
-                                 truncated(0, 1, -INFINITY, INFINITY), lognormal(0, 0.1), fixed(2), choice({1}, {}),
-                                 choice({1, 2}, {0.1, 0.9})})
+  for (const Distribution& ok : {normal(0, 1), uniform(-1, 1), truncated(0, 1, 0, INFINITY), truncated(0, 1, -INFINITY, INFINITY),
+                                 lognormal(0, 0.1), fixed(2), choice({1}, {}), choice({1, 2}, {0.1, 0.9})})
     EXPECT_EQ(message(ok), "(accepted)") << distribution_kind_name(ok.kind);
 }
 
@@ -313,7 +315,11 @@ TEST(Distribution, NamesRoundTrip) {
 // ---- designs ------------------------------------------------------------------------------------
 
 TEST(LatinHypercube, EveryStratumOfEveryDimensionHitOnce) {
-  struct Case { int64_t n; int d; uint64_t seed; };
+  struct Case {
+    int64_t n;
+    int d;
+    uint64_t seed;
+  };
   for (const Case& c : {Case{1, 3, 0}, Case{2, 2, 3}, Case{7, 3, 1}, Case{100, 5, 42}, Case{1000, 2, 7},
                         Case{1024, 4, 9}, Case{1025, 3, 123}, Case{4097, 2, 5}, Case{30001, 1, 11}}) {
     const SampleDesign design(SamplingMethod::LatinHypercube, c.d, c.n, c.seed);

@@ -65,7 +65,8 @@ TEST(Sobol, EveryDimensionIsANet) {
   for (int dim = 0; dim < 64; ++dim)
     for (int m : {1, 3, 6, 9, 12}) {
       expect_one_per_interval([&](int64_t i) { return sobol_unscrambled(i, dim); }, m, "unscrambled " + std::to_string(dim));
-      expect_one_per_interval([&](int64_t i) { return design.unit_coordinate(i, dim); }, m, "scrambled " + std::to_string(dim));
+      expect_one_per_interval([&](int64_t i) { return design.unit_coordinate(i, dim); }, m,
+                              "scrambled " + std::to_string(dim));
     }
 }
 
@@ -154,7 +155,9 @@ std::vector<double> ishigami_outputs(SamplingMethod method, int64_t base_count, 
 // Analytic indices (Sobol' & Levitan 1999; Saltelli et al. 2010 sec. 4) for a = 7, b = 0.1:
 // V1 = (1 + b pi^4 / 5)^2 / 2, V2 = a^2 / 8, V3 = 0, V13 = 8 b^2 pi^8 / 225,
 // V = a^2/8 + b pi^4/5 + b^2 pi^8/18 + 1/2 -> S = .3139 .4424 0, ST = .5576 .4424 .2437.
-struct IshigamiTruth { double first[3], total[3]; };
+struct IshigamiTruth {
+  double first[3], total[3];
+};
 IshigamiTruth ishigami_truth() {
   const double a = 7.0, b = 0.1, pi4 = std::pow(kPi, 4), pi8 = pi4 * pi4;
   const double v = a * a / 8 + b * pi4 / 5 + b * b * pi8 / 18 + 0.5;

@@ -27,8 +27,9 @@ using fleetdyn::kPi;
 // P(X >= k) for X ~ Binomial(n, p), summed term by term (independent of the incomplete beta code).
 double binomial_upper_tail(int k, int n, double p) {
   double sum = 0.0;
-  for (int j = k; j <= n; ++j) sum += std::exp(std::lgamma(n + 1.0) - std::lgamma(j + 1.0) - std::lgamma(n - j + 1.0) +
-                                               j * std::log(p) + (n - j) * std::log1p(-p));
+  for (int j = k; j <= n; ++j)
+    sum += std::exp(std::lgamma(n + 1.0) - std::lgamma(j + 1.0) - std::lgamma(n - j + 1.0) + j * std::log(p) +
+                    (n - j) * std::log1p(-p));
   return sum;
 }
 
@@ -55,9 +56,12 @@ TEST(WilsonInterval, MatchesNewcombe1998TableI) {
   // Newcombe, Statistics in Medicine 17 (1998) 857-872, Table I, method 3 (score, no continuity
   // correction), 4 decimals: 81/263 -> 0.2553-0.3662, 15/148 -> 0.0624-0.1605, 0/20 -> 0-0.1611,
   // 1/29 -> 0.0061-0.1718.
-  struct Row { int k, n; double lo, hi; };
-  for (const Row& row : {Row{81, 263, 0.2553, 0.3662}, Row{15, 148, 0.0624, 0.1605}, Row{0, 20, 0.0, 0.1611},
-                         Row{1, 29, 0.0061, 0.1718}}) {
+  struct Row {
+    int k, n;
+    double lo, hi;
+  };
+  for (const Row& row :
+       {Row{81, 263, 0.2553, 0.3662}, Row{15, 148, 0.0624, 0.1605}, Row{0, 20, 0.0, 0.1611}, Row{1, 29, 0.0061, 0.1718}}) {
     const Interval ci = wilson_interval(row.k, row.n);
     EXPECT_NEAR(ci.lo, row.lo, 5e-5) << row.k << "/" << row.n;
     EXPECT_NEAR(ci.hi, row.hi, 5e-5) << row.k << "/" << row.n;
@@ -95,9 +99,12 @@ TEST(ClopperPearsonInterval, PublishedAndClosedFormValues) {
   EXPECT_NEAR(half.lo, 1.0 - half.hi, 1e-13);
   // Newcombe 1998 Table I, method 5 (exact): 81/263 -> 0.2527-0.3676, 15/148 -> 0.0578-0.1617,
   // 0/20 -> 0-0.1684, 1/29 -> 0.0009-0.1776.
-  struct Row { int k, n; double lo, hi; };
-  for (const Row& row : {Row{81, 263, 0.2527, 0.3676}, Row{15, 148, 0.0578, 0.1617}, Row{0, 20, 0.0, 0.1684},
-                         Row{1, 29, 0.0009, 0.1776}}) {
+  struct Row {
+    int k, n;
+    double lo, hi;
+  };
+  for (const Row& row :
+       {Row{81, 263, 0.2527, 0.3676}, Row{15, 148, 0.0578, 0.1617}, Row{0, 20, 0.0, 0.1684}, Row{1, 29, 0.0009, 0.1776}}) {
     const Interval ci = clopper_pearson_interval(row.k, row.n);
     EXPECT_NEAR(ci.lo, row.lo, 5e-5) << row.k << "/" << row.n;
     EXPECT_NEAR(ci.hi, row.hi, 5e-5) << row.k << "/" << row.n;
@@ -120,7 +127,7 @@ TEST(ClopperPearsonInterval, BoundsSatisfyTheDefiningTailEquations) {
 TEST(RegularizedIncompleteBeta, ClosedForms) {
   for (double x : {0.0, 1e-9, 0.1, 0.37, 0.5, 0.9, 1.0 - 1e-9, 1.0}) {
     EXPECT_NEAR(regularized_incomplete_beta(1.0, 1.0, x), x, 1e-15) << x;
-    EXPECT_NEAR(regularized_incomplete_beta(3.5, 1.0, x), std::pow(x, 3.5), 1e-14) << x;    // I_x(a,1) = x^a
+    EXPECT_NEAR(regularized_incomplete_beta(3.5, 1.0, x), std::pow(x, 3.5), 1e-14) << x;  // I_x(a,1) = x^a
     EXPECT_NEAR(regularized_incomplete_beta(1.0, 2.5, x), 1.0 - std::pow(1.0 - x, 2.5), 1e-14) << x;
     // Arcsine law: I_x(1/2, 1/2) = (2/pi) asin(sqrt(x)), written from the nearer end (asin is
     // ill-conditioned near 1; 1 - x is exact there).

@@ -14,7 +14,6 @@
 namespace fleetdyn {
 namespace {
 
-
 template <class T>
 class TerrainTest : public ::testing::Test {
  protected:
@@ -40,12 +39,24 @@ template <class T>
 TerrainDesc<double> to_double(const TerrainDesc<T>& t, const double* heights) {
   TerrainDesc<double> d = default_terrain_desc<double>();
   d.kind = t.kind;
-  d.base_height = t.base_height; d.slope = t.slope; d.bank = t.bank;
-  d.hill_x = t.hill_x; d.hill_y = t.hill_y; d.hill_height = t.hill_height; d.hill_radius = t.hill_radius;
-  d.hf_x0 = t.hf_x0; d.hf_y0 = t.hf_y0; d.hf_dx = t.hf_dx; d.hf_dy = t.hf_dy;
-  d.hf_nx = t.hf_nx; d.hf_ny = t.hf_ny; d.hf_heights = heights;
-  d.loop_x = t.loop_x; d.loop_radius = t.loop_radius;
-  d.loop_lateral_shift = t.loop_lateral_shift; d.loop_track_width = t.loop_track_width;
+  d.base_height = t.base_height;
+  d.slope = t.slope;
+  d.bank = t.bank;
+  d.hill_x = t.hill_x;
+  d.hill_y = t.hill_y;
+  d.hill_height = t.hill_height;
+  d.hill_radius = t.hill_radius;
+  d.hf_x0 = t.hf_x0;
+  d.hf_y0 = t.hf_y0;
+  d.hf_dx = t.hf_dx;
+  d.hf_dy = t.hf_dy;
+  d.hf_nx = t.hf_nx;
+  d.hf_ny = t.hf_ny;
+  d.hf_heights = heights;
+  d.loop_x = t.loop_x;
+  d.loop_radius = t.loop_radius;
+  d.loop_lateral_shift = t.loop_lateral_shift;
+  d.loop_track_width = t.loop_track_width;
   d.mu_scale = t.mu_scale;
   return d;
 }
@@ -155,17 +166,23 @@ struct Grid {
   double hd[nx * ny];
   TerrainDesc<T> desc;
   Grid() {
-    const double v[nx * ny] = {0.0, 0.5, 1.2, 0.7, -0.3,   //
-                               0.2, 0.9, 1.8, 1.1, 0.0,    //
-                               -0.4, 0.1, 2.3, 0.6, 0.4,   //
-                               0.3, -0.2, 0.8, 1.5, 1.0};
-    for (int i = 0; i < nx * ny; ++i) { h[i] = T(v[i]); hd[i] = double(h[i]); }
+    const double v[nx * ny] = {0.0,  0.5,  1.2, 0.7, -0.3,  //
+                               0.2,  0.9,  1.8, 1.1, 0.0,   //
+                               -0.4, 0.1,  2.3, 0.6, 0.4,   //
+                               0.3,  -0.2, 0.8, 1.5, 1.0};
+    for (int i = 0; i < nx * ny; ++i) {
+      h[i] = T(v[i]);
+      hd[i] = double(h[i]);
+    }
     desc = default_terrain_desc<T>();
     desc.kind = TerrainKind::Heightfield;
     desc.base_height = T(0.25);
-    desc.hf_x0 = T(-3); desc.hf_y0 = T(2);
-    desc.hf_dx = T(1.5); desc.hf_dy = T(2.5);
-    desc.hf_nx = nx; desc.hf_ny = ny;
+    desc.hf_x0 = T(-3);
+    desc.hf_y0 = T(2);
+    desc.hf_dx = T(1.5);
+    desc.hf_dy = T(2.5);
+    desc.hf_nx = nx;
+    desc.hf_ny = ny;
     desc.hf_heights = h;
   }
   double node_x(int ix) const { return -3.0 + 1.5 * ix; }
@@ -380,8 +397,7 @@ TYPED_TEST(TerrainTest, LoopAxisHasNoNaN) {
   for (double y : {0.0, 1.75, 3.5, -10.0}) {
     const TerrainContact<T> c = this->query(t, 30.0, y, 0.2 + 8.0);
     EXPECT_TRUE(std::isfinite(double(c.distance)));
-    EXPECT_TRUE(std::isfinite(double(c.normal.x)) && std::isfinite(double(c.normal.y)) &&
-                std::isfinite(double(c.normal.z)));
+    EXPECT_TRUE(std::isfinite(double(c.normal.x)) && std::isfinite(double(c.normal.y)) && std::isfinite(double(c.normal.z)));
     EXPECT_NEAR(c.distance, 8.0, this->tol(8.0));  // the base ground is the only surface there
   }
 }
@@ -425,7 +441,10 @@ TYPED_TEST(TerrainTest, FarFromOriginMatchesDouble) {
   descs.push_back(t);
   t = default_terrain_desc<T>();
   t.kind = TerrainKind::Hill;
-  t.hill_x = T(20003.5); t.hill_y = T(1.0); t.hill_height = T(1.2); t.hill_radius = T(4);
+  t.hill_x = T(20003.5);
+  t.hill_y = T(1.0);
+  t.hill_height = T(1.2);
+  t.hill_radius = T(4);
   descs.push_back(t);
   t = loop_desc<T>();
   t.loop_x = T(20002);
@@ -446,7 +465,8 @@ TYPED_TEST(TerrainTest, FarFromOriginMatchesDouble) {
 TYPED_TEST(TerrainTest, FarFromOriginHeightfieldMatchesDouble) {
   using T = TypeParam;
   Grid<T> g;
-  g.desc.hf_x0 = T(20000); g.desc.hf_y0 = T(-4000);
+  g.desc.hf_x0 = T(20000);
+  g.desc.hf_y0 = T(-4000);
   const TerrainDesc<double> d = to_double(g.desc, g.hd);
   for (int i = 0; i < 200; ++i) {
     const T lx = T(this->uniform(-2, 8)), ly = T(this->uniform(-2, 9)), lz = T(this->uniform(0.0, 3.0));

@@ -134,12 +134,8 @@ TYPED_TEST(TireTest, CurvesStaySaneAtExtremeLoads) {
 template <class T>
 void check_pure_slip(int axis, double fz, double df0, double fm, double sm, double fs, double ss) {
   const TireParams<T> p = hmmwv_tire_params<T>();
-  auto force = [&](double s) {
-    return axis == 0 ? steady_fx(p, T(fz), T(s), T(0)) : steady_fy(p, T(fz), T(0), T(s));
-  };
-  auto cross = [&](double s) {
-    return axis == 0 ? steady_fy(p, T(fz), T(s), T(0)) : steady_fx(p, T(fz), T(0), T(s));
-  };
+  auto force = [&](double s) { return axis == 0 ? steady_fx(p, T(fz), T(s), T(0)) : steady_fy(p, T(fz), T(0), T(s)); };
+  auto cross = [&](double s) { return axis == 0 ? steady_fy(p, T(fz), T(s), T(0)) : steady_fx(p, T(fz), T(0), T(s)); };
   // Initial slope by a forward finite difference (F(0) = 0).
   const double h = Tol<T>::fd_step * sm;
   const double slope = (static_cast<double>(force(h)) - static_cast<double>(force(0))) / h;
@@ -151,8 +147,7 @@ void check_pure_slip(int axis, double fz, double df0, double fm, double sm, doub
   // Falling between sm and ss along Rill's cubic: F = fm - (fm - fs) sigma^2 (3 - 2 sigma).
   for (double sigma : {0.25, 0.5, 0.8}) {
     const double s = sm + sigma * (ss - sm);
-    expect_rel(force(s), fm - (fm - fs) * sigma * sigma * (3 - 2 * sigma), Tol<T>::rel * 10,
-               "transition cubic");
+    expect_rel(force(s), fm - (fm - fs) * sigma * sigma * (3 - 2 * sigma), Tol<T>::rel * 10, "transition cubic");
   }
   // Sliding from ss on.
   for (double s : {ss, 1.2 * ss, 2.0, 10.0, 1e3}) {

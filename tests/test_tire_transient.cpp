@@ -67,8 +67,7 @@ TYPED_TEST(TireTest, TransientConvergesToSteadyForceAtSpeed) {
   };
   for (const Case k : {Case{0.05, 0.03}, Case{-0.2, 0.1}, Case{0.02, -0.4}, Case{0.8, 0.0}}) {
     TireInput<T> in = rolling_input(p, fz, 20.0, k.sx, k.sy);
-    const T sx = -(in.v_long - in.rolling_radius * in.omega) /
-                 (in.rolling_radius * std::fabs(in.omega) + p.slip_velocity_floor);
+    const T sx = -(in.v_long - in.rolling_radius * in.omega) / (in.rolling_radius * std::fabs(in.omega) + p.slip_velocity_floor);
     const T sy = -in.v_lat / (in.rolling_radius * std::fabs(in.omega) + p.slip_velocity_floor);
     T fx_ss, fy_ss;
     tmeasy_steady_forces(p, T(fz), sx, sy, &fx_ss, &fy_ss);
@@ -90,8 +89,7 @@ TYPED_TEST(TireTest, TransientRelaxesWithFirstOrderTimeConstant) {
   const double fz = 8562.83, v = 20.0;
   TireInput<T> in = rolling_input(p, fz, v, 0.01, 0.0);
   T f_sec, f_unused;
-  const T sx = -(in.v_long - in.rolling_radius * in.omega) /
-               (in.rolling_radius * in.omega + p.slip_velocity_floor);
+  const T sx = -(in.v_long - in.rolling_radius * in.omega) / (in.rolling_radius * in.omega + p.slip_velocity_floor);
   tmeasy_secant_stiffness(p, T(fz), sx, T(0), &f_sec, &f_unused);
   const double vstar = double(in.rolling_radius * in.omega + p.slip_velocity_floor);
   const double cx = double(p.long_stiffness), dx = double(p.long_damping);
@@ -158,8 +156,7 @@ struct SlopeResult {
 // The deflection starts at preload * (static value) -- 0: released from rest undeflected,
 // 1: parked in static equilibrium. RK4, dt = 1 ms.
 template <class T>
-SlopeResult simulate_slope(const TireParams<T>& p, int axis, double tan_theta, double duration,
-                           double preload, double t_settle) {
+SlopeResult simulate_slope(const TireParams<T>& p, int axis, double tan_theta, double duration, double preload, double t_settle) {
   const double theta = std::atan(tan_theta);
   const double fz = 8562.83;
   const double m = fz / (kG * std::cos(theta));
@@ -236,8 +233,7 @@ TYPED_TEST(TireTest, StandstillStepLoadBuildsSpringAndHolds) {
   for (int axis : {0, 1}) {
     const SlopeResult r = simulate_slope(p, axis, 0.3, 10.0, 0.0, 2.0);
     ASSERT_TRUE(r.finite);
-    EXPECT_NEAR(-r.defl_end, demand / stiffness[axis], 1e-3 * demand / stiffness[axis])
-        << "axis " << axis;
+    EXPECT_NEAR(-r.defl_end, demand / stiffness[axis], 1e-3 * demand / stiffness[axis]) << "axis " << axis;
     EXPECT_NEAR(r.force_end, -demand, 1e-3 * demand) << "axis " << axis;
     EXPECT_LT(std::fabs(r.pos_end - r.pos_settled), 1e-3) << "axis " << axis;
     EXPECT_LT(r.max_vel_late, 1e-4) << "axis " << axis;
@@ -303,8 +299,8 @@ struct SpinState {
 };
 
 template <class T>
-SpinState simulate_spin(const TireParams<T>& p, double mass, double inertia, double torque,
-                        SpinState s0, double duration, double dt_d, double* max_late_w_rate) {
+SpinState simulate_spin(const TireParams<T>& p, double mass, double inertia, double torque, SpinState s0,
+                        double duration, double dt_d, double* max_late_w_rate) {
   const T fz = T(8562.83);
   const T r = tire_rolling_radius(p, fz);
   const T dt = T(dt_d);
@@ -349,18 +345,16 @@ TYPED_TEST(TireTest, WheelSpinWithUnsprungMassStableAtOneMillisecond) {
     double duration;
   };
   const Case cases[] = {
-      {1500.0, {0.0, 0.0, 0.0}, 1.0},          // drive from rest within the traction limit
-      {6000.0, {0.0, 0.0, 0.0}, 1.0},          // wheelspin from rest (T/r > fxm)
-      {0.0, {20.0, 20.0 / r, 0.0}, 1.0},       // free rolling at 20 m/s
-      {-1500.0, {20.0, 20.0 / r, 0.0}, 1.0},   // braking torque at speed
-      {0.0, {0.0, 0.0, 0.02}, 2.0},            // released 2 cm deflection at standstill
+      {1500.0, {0.0, 0.0, 0.0}, 1.0},         // drive from rest within the traction limit
+      {6000.0, {0.0, 0.0, 0.0}, 1.0},         // wheelspin from rest (T/r > fxm)
+      {0.0, {20.0, 20.0 / r, 0.0}, 1.0},      // free rolling at 20 m/s
+      {-1500.0, {20.0, 20.0 / r, 0.0}, 1.0},  // braking torque at speed
+      {0.0, {0.0, 0.0, 0.02}, 2.0},           // released 2 cm deflection at standstill
   };
   for (const Case& k : cases) {
     double late_rate_coarse = 0.0;
-    const SpinState a = simulate_spin(p, mass, inertia, k.torque, k.s0, k.duration, 1e-3,
-                                      &late_rate_coarse);
-    const SpinState b = simulate_spin(p, mass, inertia, k.torque, k.s0, k.duration, 1e-4,
-                                      static_cast<double*>(nullptr));
+    const SpinState a = simulate_spin(p, mass, inertia, k.torque, k.s0, k.duration, 1e-3, &late_rate_coarse);
+    const SpinState b = simulate_spin(p, mass, inertia, k.torque, k.s0, k.duration, 1e-4, static_cast<double*>(nullptr));
     ASSERT_TRUE(std::isfinite(a.v) && std::isfinite(a.w) && std::isfinite(a.u));
     const double tol = sizeof(T) == 4 ? 2e-3 : 1e-4;
     EXPECT_NEAR(a.v, b.v, tol * (1 + std::fabs(b.v))) << "torque " << k.torque;
@@ -369,8 +363,7 @@ TYPED_TEST(TireTest, WheelSpinWithUnsprungMassStableAtOneMillisecond) {
   }
   // The released deflection dies out: the spin/tread mode is well damped.
   double late_rate = 0.0;
-  const SpinState rest = simulate_spin(p, mass, inertia, 0.0, {0.0, 0.0, 0.02}, 2.0, 1e-3,
-                                       &late_rate);
+  const SpinState rest = simulate_spin(p, mass, inertia, 0.0, {0.0, 0.0, 0.02}, 2.0, 1e-3, &late_rate);
   EXPECT_LT(std::fabs(rest.w), 1e-3);
   EXPECT_LT(std::fabs(rest.u), 1e-4);
   EXPECT_LT(late_rate, 1e-2);
@@ -386,8 +379,8 @@ TYPED_TEST(TireTest, TrailCurveShape) {
   EXPECT_NEAR(double(tmeasy_trail_ratio(p, T(0.4))), 0.0, 1e-6);
   EXPECT_EQ(tmeasy_trail_ratio(p, T(0.6)), T(0));
   EXPECT_EQ(tmeasy_trail_ratio(p, T(2.0)), T(0));
-  EXPECT_LT(tmeasy_trail_ratio(p, T(0.5)), T(0));                 // negative lobe
-  EXPECT_GT(tmeasy_trail_ratio(p, T(0.5)), T(-0.1 * 0.178));      // ... and small
+  EXPECT_LT(tmeasy_trail_ratio(p, T(0.5)), T(0));                            // negative lobe
+  EXPECT_GT(tmeasy_trail_ratio(p, T(0.5)), T(-0.1 * 0.178));                 // ... and small
   EXPECT_EQ(tmeasy_trail_ratio(p, T(-0.1)), tmeasy_trail_ratio(p, T(0.1)));  // even
   // Decreasing on [0, s0], continuous across s0 and sE.
   T prev = tmeasy_trail_ratio(p, T(0));
@@ -397,8 +390,7 @@ TYPED_TEST(TireTest, TrailCurveShape) {
     prev = n;
   }
   for (double s : {0.4, 0.6}) {
-    EXPECT_NEAR(double(tmeasy_trail_ratio(p, T(s - 1e-4))),
-                double(tmeasy_trail_ratio(p, T(s + 1e-4))), 1e-4);
+    EXPECT_NEAR(double(tmeasy_trail_ratio(p, T(s - 1e-4))), double(tmeasy_trail_ratio(p, T(s + 1e-4))), 1e-4);
   }
 }
 
@@ -414,8 +406,7 @@ TYPED_TEST(TireTest, AligningMomentRestores) {
     const TireOutput<T> out = tmeasy_forces(p, in);
     EXPECT_GT(double(out.fy) * sy, 0.0) << "Fy along sy, sy=" << sy;
     const double n = L * double(tmeasy_trail_ratio(p, T(sy)));
-    EXPECT_NEAR(double(out.mz), -n * double(out.fy), 1e-3 * std::fabs(n * double(out.fy)) + 1e-3)
-        << "sy=" << sy;
+    EXPECT_NEAR(double(out.mz), -n * double(out.fy), 1e-3 * std::fabs(n * double(out.fy)) + 1e-3) << "sy=" << sy;
     if (std::fabs(sy) < 0.4) {
       // Positive trail: moment opposes sy, i.e. turns the heading towards the velocity.
       EXPECT_LT(double(out.mz) * sy, 0.0) << "sy=" << sy;

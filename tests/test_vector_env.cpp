@@ -58,7 +58,7 @@ TEST(VectorEnv, SameSeedSameActionsBitIdenticalWhateverTheThreadCount) {
 TEST(VectorEnv, SimdLanesMatchTheScalarPath) {
   VectorEnvConfig c = small_config(11);  // not a multiple of the lane width: a padded group
   c.precision = Precision::Fp64;
-  c.time_limit = 0.6;                    // resets on the way
+  c.time_limit = 0.6;  // resets on the way
   VectorEnv lanes(c);
   c.cpu_simd = false;
   VectorEnv scalar(c);
@@ -86,7 +86,7 @@ TEST(VectorEnv, ResetWithSeedRestartsTheRandomStreams) {
   c.seed = 99;
   VectorEnv env(c);
   run(env, 10);
-  env.reset();  // episode 1 of seed 99
+  env.reset();             // episode 1 of seed 99
   env.reset_with_seed(7);  // episode 0 of seed 7 again
   EXPECT_EQ(env.read_observations(), first);
   EXPECT_EQ(env.config().seed, 7u);
@@ -226,8 +226,8 @@ TEST(VectorEnv, ObservationGeometryAndProgressRewardOnAStraightTrack) {
   const std::vector<double> x1 = env.read_state(), o = env.read_origins();
   const std::vector<double> o0 = {0.0, 0.0, 0.0, 0.0};
   const double travelled = (x1[0] + o[0]) - (x0[0] + o0[0]);  // strut state 0 is the COM x (local)
-  EXPECT_NEAR(travelled, 10.0 * 0.02, 0.01);                    // coasting at about 10 m/s
-  const double penalty_bound = 1e-3;                              // lateral and heading errors ~0
+  EXPECT_NEAR(travelled, 10.0 * 0.02, 0.01);                  // coasting at about 10 m/s
+  const double penalty_bound = 1e-3;                          // lateral and heading errors ~0
   EXPECT_NEAR(env.read_rewards()[0], travelled, penalty_bound + 1e-4);
 }
 
@@ -247,8 +247,8 @@ TEST(VectorEnv, LeavingTheRoadTerminatesWithTheCrashPenalty) {
   EXPECT_EQ(env.read_truncated()[0], 0);
   EXPECT_LT(env.read_rewards()[0], -40.0);  // w_crash 50 dominates the step
   const int lateral = column(env, "lateral_error");
-  EXPECT_GT(std::fabs(env.read_final_observations()[lateral]), 1.0);   // beyond the half-width (scaled by it)
-  EXPECT_LT(std::fabs(env.read_observations()[lateral]), 1e-3);         // the new episode starts on the track
+  EXPECT_GT(std::fabs(env.read_final_observations()[lateral]), 1.0);  // beyond the half-width (scaled by it)
+  EXPECT_LT(std::fabs(env.read_observations()[lateral]), 1e-3);       // the new episode starts on the track
 }
 
 TEST(VectorEnv, RolloverTerminates) {
@@ -258,7 +258,7 @@ TEST(VectorEnv, RolloverTerminates) {
   c.steer_rate = 100.0;  // a step steer
   VectorEnv env(c);
   env.set_base_param("cg_height", {1.6});  // a top-heavy truck (static stability factor 0.57)
-  env.set_base_param("tire.mu", {1.2});     // on a grippy road
+  env.set_base_param("tire.mu", {1.2});    // on a grippy road
   env.reset();
   const std::vector<float> hard_left = {1.0f, 0.0f, 0.0f};
   int steps = 0;
@@ -352,7 +352,8 @@ TEST(VectorEnv, BadConfigurationsNameTheField) {
   c.physics_step = 1.0e-3;
   c.decimation = 20;
   c.time_limit = 1.0e12;
-  EXPECT_NE(message(c).find("time_limit: must be in (0, 2e+07] s (1e9 env steps), got 1e+12"), std::string::npos) << message(c);
+  EXPECT_NE(message(c).find("time_limit: must be in (0, 2e+07] s (1e9 env steps), got 1e+12"), std::string::npos)
+      << message(c);
   c = small_config();
   c.physics_step = 1.0e-300;
   EXPECT_NE(message(c).find("physics_step: must be in [1e-6, 0.05] s"), std::string::npos) << message(c);

@@ -63,7 +63,9 @@ TEST(VehicleParamChecks, BatchRefusesAnUncheckedSet) {
     o.backend = BackendKind::Cpu;
     EXPECT_EQ(error_of([&] { Batch({bad}, 2, TerrainSpec{}, o); }), std::string("vehicle parameters: ") + b.expected);
     // Per-vehicle sets name the set.
-    EXPECT_EQ(error_of([&] { Batch({hmmwv_params(), bad}, 2, TerrainSpec{}, o); }),
+    EXPECT_EQ(error_of([&] {
+                Batch({hmmwv_params(), bad}, 2, TerrainSpec{}, o);
+              }),
               std::string("vehicle parameters[1]: ") + b.expected);
   }
 }

@@ -83,7 +83,8 @@ inline void expect_masked_reset_touches_only(VectorEnv& env, int steps, std::vec
   for (int e = 0; e < n; ++e) {
     bool same_state = true, same_obs = true;
     for (size_t j = 0; j < size; ++j) same_state &= state_after[j * n + e] == state_before[j * n + e];
-    for (int j = 0; j < dim; ++j) same_obs &= obs_after[static_cast<size_t>(e) * dim + j] == obs_before[static_cast<size_t>(e) * dim + j];
+    for (int j = 0; j < dim; ++j)
+      same_obs &= obs_after[static_cast<size_t>(e) * dim + j] == obs_before[static_cast<size_t>(e) * dim + j];
     EXPECT_EQ(same_state, !mask[e]) << "env " << e;
     EXPECT_EQ(same_obs, !mask[e]) << "env " << e;
     EXPECT_EQ(param_after[e] == param_before[e], !mask[e]) << "env " << e << ": a reset draws fresh parameters";

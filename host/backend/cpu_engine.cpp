@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "host/backend/thread_pool.h"
 #include "host/pgs/pgs_vehicle_lanes.h"
 #include "host/strut/strut_lanes.h"
-#include "host/backend/thread_pool.h"
 
 namespace fleetdyn {
 namespace {
@@ -37,9 +37,7 @@ class CpuEngine final : public Engine<Model, T> {
   }
 
  public:
-  CpuEngine(int threads, bool simd)
-      : pool_(cpu_thread_count(threads)),
-        simd_(simd && kHasLanes<Model>) {}
+  CpuEngine(int threads, bool simd) : pool_(cpu_thread_count(threads)), simd_(simd && kHasLanes<Model>) {}
 
   void upload(const BatchStorage<Model, T>&, unsigned) override {}  // steps the host storage itself
 

@@ -1,6 +1,6 @@
 // CPU backend: a fixed pool of threads, each stepping a contiguous slice of the vehicles with
-// the same per-vehicle routine the CUDA kernel calls (strut: optionally its SIMD lane form). Static slices keep results independent of
-// scheduling (and of the thread count: each vehicle's arithmetic is its own).
+// the same per-vehicle routine the CUDA kernel calls (strut: optionally its SIMD lane form). Static slices keep results
+// independent of scheduling (and of the thread count: each vehicle's arithmetic is its own).
 #pragma once
 
 #include <memory>

@@ -22,7 +22,8 @@ std::unique_ptr<Engine<Model, T>> make_cuda_engine() {
   throw Error("backend 'cuda' requested but no CUDA device (fleetdyn was built without CUDA)");
 }
 
-#define FLEETDYN_INSTANTIATE_CUDA_ENGINE(Model, T) template std::unique_ptr<Engine<Model, T>> make_cuda_engine<Model, T>();
+#define FLEETDYN_INSTANTIATE_CUDA_ENGINE(Model, T) \
+  template std::unique_ptr<Engine<Model, T>> make_cuda_engine<Model, T>();
 FLEETDYN_BATCH_KINDS(FLEETDYN_INSTANTIATE_CUDA_ENGINE)
 #undef FLEETDYN_INSTANTIATE_CUDA_ENGINE
 

@@ -55,10 +55,22 @@ struct Lanes {
   friend Lanes operator*(Lanes a, Lanes b) { return from(a.v * b.v); }
   friend Lanes operator/(Lanes a, Lanes b) { return from(a.v / b.v); }
   friend Lanes operator-(Lanes a) { return from(-a.v); }
-  Lanes& operator+=(Lanes b) { v += b.v; return *this; }
-  Lanes& operator-=(Lanes b) { v -= b.v; return *this; }
-  Lanes& operator*=(Lanes b) { v *= b.v; return *this; }
-  Lanes& operator/=(Lanes b) { v /= b.v; return *this; }
+  Lanes& operator+=(Lanes b) {
+    v += b.v;
+    return *this;
+  }
+  Lanes& operator-=(Lanes b) {
+    v -= b.v;
+    return *this;
+  }
+  Lanes& operator*=(Lanes b) {
+    v *= b.v;
+    return *this;
+  }
+  Lanes& operator/=(Lanes b) {
+    v /= b.v;
+    return *this;
+  }
   friend Mask operator<(Lanes a, Lanes b) { return {a.v < b.v}; }
   friend Mask operator<=(Lanes a, Lanes b) { return {a.v <= b.v}; }
   friend Mask operator>(Lanes a, Lanes b) { return {a.v > b.v}; }
@@ -78,7 +90,9 @@ inline Lanes<T, W> select(LaneMask<T, W> m, Lanes<T, W> a, Lanes<T, W> b) {
   return Lanes<T, W>::from(m.bits ? a.v : b.v);
 }
 template <class T, int W>
-inline LaneMask<T, W> both(LaneMask<T, W> a, LaneMask<T, W> b) { return {a.bits & b.bits}; }
+inline LaneMask<T, W> both(LaneMask<T, W> a, LaneMask<T, W> b) {
+  return {a.bits & b.bits};
+}
 template <class T, int W>
 inline bool any_lane(LaneMask<T, W> m) {
   lane_int<T> acc = 0;
@@ -92,7 +106,9 @@ inline bool all_lanes(LaneMask<T, W> m) {
   return acc != 0;
 }
 template <class T, int W>
-inline bool lane_is_set(LaneMask<T, W> m, int i) { return m.bits[i] != 0; }
+inline bool lane_is_set(LaneMask<T, W> m, int i) {
+  return m.bits[i] != 0;
+}
 
 // ---- math ---------------------------------------------------------------------------------------
 template <class T, int W>

@@ -48,8 +48,7 @@ class ThreadPool {
     run(
         [](void* context, int worker) {
           const Slices& s = *static_cast<const Slices*>(context);
-          (*s.body)(static_cast<int>(s.count * worker / s.workers), static_cast<int>(s.count * (worker + 1) / s.workers),
-                    worker);
+          (*s.body)(static_cast<int>(s.count * worker / s.workers), static_cast<int>(s.count * (worker + 1) / s.workers), worker);
         },
         &slices);
   }

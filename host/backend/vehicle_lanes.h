@@ -44,7 +44,7 @@ inline void run_vehicle_lanes_steps(const BatchView<Model, T>& b, int first, int
   using Run = VehicleRun<kDrivers, Model, T>;
   const int n = b.vehicle_count;
   Run run[W];
-  bool live[W];  // loaded, running and still advancing
+  bool live[W];    // loaded, running and still advancing
   bool loaded[W];  // written back at the end
   bool any_live = false;
   for (int i = 0; i < W; ++i) {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "fleetdyn/error.h"
-#include "host/batch/batch_impl.h"
 #include "host/backend/cuda_engine.h"
+#include "host/batch/batch_impl.h"
 #include "host/batch/driver_setup.h"
 
 namespace fleetdyn {
@@ -31,15 +31,16 @@ void Batch::Impl::init(int n, TerrainSpec terrain_spec, const BatchOptions& batc
   vehicle_count = n;
   const int most = max_vehicles(model());
   if (n < 1 || n > most) {
-    throw Error("vehicle count must be in [1, " + std::to_string(most) + "] for the " + model_name(model()) + " model, got " +
-                std::to_string(n));
+    throw Error("vehicle count must be in [1, " + std::to_string(most) + "] for the " + model_name(model()) +
+                " model, got " + std::to_string(n));
   }
   check_length(vehicles->param_count(), "vehicle parameters");
   // A parameter set that did not go through finalize (or was edited after it) is checked here
   // too, as the model's traits check it.
   const size_t count = vehicles->param_count();
   for (size_t i = 0; i < count; ++i) {
-    vehicles->check_params(i, count == 1 ? std::string("vehicle parameters") : "vehicle parameters[" + std::to_string(i) + "]");
+    vehicles->check_params(i, count == 1 ? std::string("vehicle parameters")
+                                         : "vehicle parameters[" + std::to_string(i) + "]");
   }
   const BatchOptions& o = batch_options;
   check_batch_options(o, model(), vehicles->contact_requery_optional());

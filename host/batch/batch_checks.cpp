@@ -31,8 +31,8 @@ void check_capsize_roll(const BatchOptions& o) {
 
 void check_terrain(const TerrainSpec& t, int n) {
   if (!t.variation.empty() && t.variation.size() != static_cast<size_t>(n)) {
-    throw Error("terrain: variation has " + std::to_string(t.variation.size()) + " entries, expected none or one per vehicle (" +
-                std::to_string(n) + ")");
+    throw Error("terrain: variation has " + std::to_string(t.variation.size()) +
+                " entries, expected none or one per vehicle (" + std::to_string(n) + ")");
   }
   for (size_t v = 0; v < t.variation.size(); ++v) {
     const TerrainVariation<double>& x = t.variation[v];
@@ -43,8 +43,8 @@ void check_terrain(const TerrainSpec& t, int n) {
   if (t.desc.kind == TerrainKind::Heightfield) {
     const long long expected = static_cast<long long>(t.desc.hf_nx) * t.desc.hf_ny;
     if (t.desc.hf_nx < 1 || t.desc.hf_ny < 1 || expected != static_cast<long long>(t.heightfield.size())) {
-      throw Error("terrain: heightfield has " + std::to_string(t.heightfield.size()) + " samples, expected nx*ny = " +
-                  std::to_string(expected));
+      throw Error("terrain: heightfield has " + std::to_string(t.heightfield.size()) +
+                  " samples, expected nx*ny = " + std::to_string(expected));
     }
     if (!(t.desc.hf_dx > 0.0) || !(t.desc.hf_dy > 0.0)) throw Error("terrain: heightfield spacing must be positive");
     if (t.desc.hf_periodic && (t.desc.hf_nx < 2 || t.desc.hf_ny < 2)) {
@@ -72,7 +72,8 @@ void check_maneuvers(const std::vector<Maneuver>& tables, const std::vector<int>
       throw Error("maneuver: vehicle_table must have one entry per vehicle");
     }
     for (int t : vehicle_table) {
-      if (t < 0 || t >= static_cast<int>(tables.size())) throw Error("maneuver: table index " + std::to_string(t) + " out of range");
+      if (t < 0 || t >= static_cast<int>(tables.size()))
+        throw Error("maneuver: table index " + std::to_string(t) + " out of range");
     }
   }
 }

@@ -31,14 +31,15 @@ struct Batch::Impl {
   VehicleModel model() const { return vehicles->model(); }
   // The terrain vehicle v meets (TerrainSpec::variation), as the engines' vehicle_terrain.
   TerrainDesc<double> terrain_of(int v) const {
-    return terrain.variation.empty() ? terrain.desc : varied_terrain(terrain.desc, terrain.variation[static_cast<size_t>(v)]);
+    return terrain.variation.empty() ? terrain.desc
+                                     : varied_terrain(terrain.desc, terrain.variation[static_cast<size_t>(v)]);
   }
   int state_size() const { return vehicles->state_size(); }
   // The strut-only read-backs `what` (energy(), diagnostics()) refuse other models.
   void require_strut(const char* what) const {
     if (!vehicles->strut_params(0)) {
-      throw Error(std::string(what) + " is available for the strut model only (this batch runs '" + model_name(model()) +
-                  "')");
+      throw Error(std::string(what) + " is available for the strut model only (this batch runs '" +
+                  model_name(model()) + "')");
     }
   }
   // Validation and the engine, once the parameters are in.

@@ -43,7 +43,8 @@ void Batch::set_initial_conditions(const std::vector<InitialCondition>& initial)
     }
   }
   std::vector<double> state(static_cast<size_t>(b.state_size()) * n), origin(2 * static_cast<size_t>(n));
-  b.vehicles->place(initial, n, b.options.cpu_threads, [&b](int v) { return b.terrain_of(v); }, state, origin);
+  b.vehicles->place(
+      initial, n, b.options.cpu_threads, [&b](int v) { return b.terrain_of(v); }, state, origin);
   b.typed->set_vehicles(state, origin);
 }
 
@@ -112,8 +113,8 @@ EnergyLedger<double> Batch::energy(int vehicle) {
   std::vector<double> s, o;
   b.typed->read(&s, &o, nullptr, nullptr, nullptr);
   const std::vector<double> col = b.column(s, vehicle, kStrutStateSize);
-  return strut_energy(*b.vehicles->strut_params(vehicle), b.terrain_of(vehicle), o[vehicle], o[b.vehicle_count + vehicle],
-                      col.data());
+  return strut_energy(*b.vehicles->strut_params(vehicle), b.terrain_of(vehicle), o[vehicle],
+                      o[b.vehicle_count + vehicle], col.data());
 }
 
 StrutDiagnostics<double> Batch::diagnostics(int vehicle) {

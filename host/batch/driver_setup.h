@@ -69,8 +69,7 @@ inline void check_paths(const std::vector<Path>& paths, const std::vector<int>& 
     for (int v = 0; v < vehicles; ++v) {
       const int k = vehicle_path[static_cast<size_t>(v)];
       if (k < 0 || k >= static_cast<int>(paths.size())) {
-        throw Error("path driver: vehicle " + std::to_string(v) + " follows path " + std::to_string(k) +
-                    ", but there " +
+        throw Error("path driver: vehicle " + std::to_string(v) + " follows path " + std::to_string(k) + ", but there " +
                     (paths.size() == 1 ? "is 1 path" : "are " + std::to_string(paths.size()) + " paths"));
       }
     }

@@ -29,7 +29,8 @@ void finalize_model_params(ModelParams& p) {
 }
 
 const VehicleCommon<double>& model_common_params(const ModelParams& p) {
-  return p.visit([](auto host, const auto& values) -> const VehicleCommon<double>& { return decltype(host)::common(values); });
+  return p.visit(
+      [](auto host, const auto& values) -> const VehicleCommon<double>& { return decltype(host)::common(values); });
 }
 
 double model_vehicle_width(const ModelParams& p) {

@@ -20,7 +20,8 @@ class ModelParams {
  public:
   ModelParams() = default;  // strut, default-initialized
   template <class Host>
-  ModelParams(Host, typename Host::Params p) : model_(Host::kModel), values_(std::in_place_index<index<Host>()>, std::move(p)) {}
+  ModelParams(Host, typename Host::Params p)
+      : model_(Host::kModel), values_(std::in_place_index<index<Host>()>, std::move(p)) {}
 
   VehicleModel model() const { return model_; }
   // The parameters as the model's traits Host takes them; Host must be the model's.

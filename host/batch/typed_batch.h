@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "fleetdyn/batch.h"
-#include "host/batch/batch_storage.h"
-#include "host/batch/convert_scalars.h"
 #include "host/backend/cpu_engine.h"
 #include "host/backend/cuda_engine.h"
+#include "host/batch/batch_storage.h"
+#include "host/batch/convert_scalars.h"
 #include "host/batch/driver_setup.h"
 
 namespace fleetdyn {
@@ -24,10 +24,8 @@ inline bool starts_at_minus_one(int m) {
     case metric::max_path_deviation:
     case metric::path_progress:
     case metric::maneuver_end_time:
-    case metric::capsize_time:
-      return true;
-    default:
-      return false;
+    case metric::capsize_time: return true;
+    default: return false;
   }
 }
 }  // namespace typed_batch
@@ -53,7 +51,6 @@ class TypedBatch {
   virtual bool using_tables() const = 0;
   virtual DriverInput<double> current_input(int v, double t) = 0;
 };
-
 
 // Host: the model's host traits (host/batch/vehicle_models.h); T: the batch's precision.
 template <class Host, class T>

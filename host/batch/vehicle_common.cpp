@@ -18,8 +18,8 @@ void check_vehicle_common(const VehicleCommon<double>& p, const std::string& wha
   const auto in_range = [&](const char* name, double v, const char* unit, double lo, double hi) {
     if (v >= lo && v <= hi) return;
     const std::string u = std::string(unit) == "-" ? "" : std::string(" ") + unit;
-    throw Error((what.empty() ? "" : what + ": ") + name + " = " + number(v) + u + " is outside [" + number(lo) +
-                ", " + number(hi) + "]");
+    throw Error((what.empty() ? "" : what + ": ") + name + " = " + number(v) + u + " is outside [" + number(lo) + ", " +
+                number(hi) + "]");
   };
 #define FLEETDYN_FIELD_CHECK(name, member, unit, lo, hi, doc) in_range(name, p.member, unit, lo, hi);
   FLEETDYN_VEHICLE_COMMON_FIELDS(FLEETDYN_FIELD_CHECK)

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "fleetdyn/error.h"
-#include "fleetdyn/physics/drivers/driver.h"
 #include "fleetdyn/physics/core/metrics.h"
+#include "fleetdyn/physics/drivers/driver.h"
 #include "host/batch/vehicle_models.h"
 
 namespace fleetdyn {
@@ -16,8 +16,7 @@ namespace fleetdyn {
 const char* model_name(VehicleModel m) {
   switch (m) {
 #define FLEETDYN_MODEL_NAME(id, name, host) \
-  case VehicleModel::id:                    \
-    return name;
+  case VehicleModel::id: return name;
     FLEETDYN_VEHICLE_MODELS(FLEETDYN_MODEL_NAME)
 #undef FLEETDYN_MODEL_NAME
   }

@@ -20,8 +20,7 @@ template <class F>
 decltype(auto) with_model(VehicleModel m, F&& f) {
   switch (m) {
 #define FLEETDYN_MODEL_CASE(id, name, host) \
-  case VehicleModel::id:                    \
-    return std::forward<F>(f)(host{});
+  case VehicleModel::id: return std::forward<F>(f)(host{});
     FLEETDYN_VEHICLE_MODELS(FLEETDYN_MODEL_CASE)
 #undef FLEETDYN_MODEL_CASE
   }

@@ -24,11 +24,25 @@ namespace {
 // corner of their randomized box. The others (tire slip, damping, driveline, brakes, steering
 // lag) only need their range.
 const std::vector<std::string>& ce_statics_fields() {
-  static const std::vector<std::string> names = {
-      "chassis_mass", "chassis_com_x", "chassis_com_y", "chassis_com_z", "chassis_inertia_xx", "chassis_inertia_yy",
-      "chassis_inertia_zz", "wheel_mass", "wheel_spin_inertia", "wheel_transverse_inertia", "spring_free_length_front",
-      "spring_free_length_rear", "spring_rate_front", "spring_rate_rear", "spring_cubic_front", "spring_cubic_rear",
-      "gravity", "tire.unloaded_radius", "tire.vertical_stiffness"};
+  static const std::vector<std::string> names = {"chassis_mass",
+                                                 "chassis_com_x",
+                                                 "chassis_com_y",
+                                                 "chassis_com_z",
+                                                 "chassis_inertia_xx",
+                                                 "chassis_inertia_yy",
+                                                 "chassis_inertia_zz",
+                                                 "wheel_mass",
+                                                 "wheel_spin_inertia",
+                                                 "wheel_transverse_inertia",
+                                                 "spring_free_length_front",
+                                                 "spring_free_length_rear",
+                                                 "spring_rate_front",
+                                                 "spring_rate_rear",
+                                                 "spring_cubic_front",
+                                                 "spring_cubic_rear",
+                                                 "gravity",
+                                                 "tire.unloaded_radius",
+                                                 "tire.vertical_stiffness"};
   return names;
 }
 
@@ -108,13 +122,14 @@ void CeEnv::check_bases(const std::vector<ParamRandomization>& set, const std::v
       std::vector<double> s(kCeStateSize);
       const CeRestSolution<double> rest = ce_rest_solve(p, 0.0, s.data());
       require(rest.converged, "randomize",
-              where + ": no static equilibrium found (the rest-state Newton solve ends at residual " + num(rest.residual) +
-                  ")");
+              where + ": no static equilibrium found (the rest-state Newton solve ends at residual " +
+                  num(rest.residual) + ")");
       for (int i = 0; i < kCorners; ++i) {
         static const char* const kCornerNames[] = {"front left", "front right", "rear left", "rear right"};
         const CeAxleForces<double>& a = p.axle[i / 2];
         const double lca = s[ce::kLca + i];
-        require(rest.tire_load[i] > 0.0, "randomize", where + ": the " + kCornerNames[i] + " tire carries no load at rest");
+        require(rest.tire_load[i] > 0.0, "randomize",
+                where + ": the " + kCornerNames[i] + " tire carries no load at rest");
         require(lca > a.droop_limit_lca && lca < a.bump_limit_lca, "randomize",
                 where + ": the " + kCornerNames[i] + " suspension rests on its travel limit (LCA angle " + num(lca) +
                     " rad, limits [" + num(a.droop_limit_lca) + ", " + num(a.bump_limit_lca) + "])");

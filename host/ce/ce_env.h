@@ -14,8 +14,8 @@
 namespace fleetdyn {
 
 struct CeEnv {
-  static constexpr const char* kWhat = "ce parameter";    // in messages: "unknown ce parameter 'x'"
-  static constexpr const char* kConfigField = "ce_vehicle";  // VectorEnvConfig's member
+  static constexpr const char* kWhat = "ce parameter";               // in messages: "unknown ce parameter 'x'"
+  static constexpr const char* kConfigField = "ce_vehicle";          // VectorEnvConfig's member
   static constexpr const char* kFieldsFunction = "ce_param_fields";  // lists the names
   static constexpr const char* kParamsHint = "CeParams (e.g. hmmwv_ce_params())";
   static CeParams<double>& base(VectorEnvConfig& c) { return c.ce_vehicle; }
@@ -36,7 +36,8 @@ struct CeEnv {
     if (starts("droop_limit_lca") || starts("bump_limit_lca")) {
       return "the travel limits are set from the linkage's geometry when the parameters are made";
     }
-    if (starts("travel_limit_stiffness")) return "the travel limits' stiffness sets the fastest mode, hence the stable step";
+    if (starts("travel_limit_stiffness"))
+      return "the travel limits' stiffness sets the fastest mode, hence the stable step";
     if (name == "max_steer") return "the steering's assembly at full lock is searched on the host";
     return nullptr;
   }

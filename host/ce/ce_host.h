@@ -17,22 +17,22 @@
 
 namespace fleetdyn {
 
-struct CeEnv;  // host/ce/ce_env.h
+struct CeEnv;    // host/ce/ce_env.h
 struct CeBench;  // host/ce/ce_bench.h
 
 inline constexpr RigidStateLayout ce_rigid_state{ce::kPos, ce::kQuat, ce::kVel, ce::kOmega, ce::kWheelSpin, true};
 
 struct CeHost {
   static constexpr VehicleModel kModel = VehicleModel::Ce;
-  using Model = CeModel;             // kernel traits (physics/ce/ce_batch.h)
-  using Params = CeParams<double>;   // the parameters named in scenarios and results.csv
-  using Def = Params;                // what Batch's constructor takes per vehicle
+  using Model = CeModel;                                      // kernel traits (physics/ce/ce_batch.h)
+  using Params = CeParams<double>;                            // the parameters named in scenarios and results.csv
+  using Def = Params;                                         // what Batch's constructor takes per vehicle
   static constexpr const char* kParamsTypeName = "CeParams";  // Params in the Python API
   static constexpr int kStateSize = kCeStateSize;
   static constexpr bool kContactRequeryOptional = false;  // queries the terrain at every stage
   static constexpr bool kHasEnv = true;                   // a vector env (fleetdyn/vector_env.h)
-  using Env = CeEnv;      // its vector env support (host/ce/ce_env.h)
-  using Bench = CeBench;  // `fleetdyn bench` (host/ce/ce_bench.h)
+  using Env = CeEnv;                                      // its vector env support (host/ce/ce_env.h)
+  using Bench = CeBench;                                  // `fleetdyn bench` (host/ce/ce_bench.h)
   static constexpr bool kTakesPgsSolver = false;          // a scenario's `pgs:` section
 
   // ---- parameters by name (scenarios, studies, `fleetdyn params`) ----
@@ -52,13 +52,17 @@ struct CeHost {
   // [m] across the outer tire faces: the wider design track (left minus right wheel centre)
   // plus a tire width (a study's lane events).
   static double vehicle_width(const Params& p) {
-    const auto track = [&p](int left) { return p.corner[left].design.wheel_centre.y - p.corner[left + 1].design.wheel_centre.y; };
+    const auto track = [&p](int left) {
+      return p.corner[left].design.wheel_centre.y - p.corner[left + 1].design.wheel_centre.y;
+    };
     return std::max(track(0), track(2)) + p.tire.width;
   }
   // The tire, driveline and brakes every model shares.
   static const VehicleCommon<double>& common(const Params& p) { return p; }
   template <class T>
-  static typename Model::template Params<T> to_precision(const Params& p) { return convert_ce_params<T>(p); }
+  static typename Model::template Params<T> to_precision(const Params& p) {
+    return convert_ce_params<T>(p);
+  }
   // A batch's vehicles from their parameter sets (the pgs solver settings do not apply).
   static std::vector<Def> batch_defs(std::vector<Params> p, const PgsVehicleDef&) { return p; }
   // Vehicle v's parameters as a batch holds them.

@@ -1,6 +1,6 @@
-// The strut model's lumped parameters for the vehicle a CeParams describes (the cross-model comparison, docs/models/ce-cross-model.md):
-// every number is derived from the ce parameters, at the ce rest state on flat ground and the ce
-// kinematics at design, so the two models can be compared on the same vehicle.
+// The strut model's lumped parameters for the vehicle a CeParams describes (the cross-model comparison,
+// docs/models/ce-cross-model.md): every number is derived from the ce parameters, at the ce rest state on flat ground
+// and the ce kinematics at design, so the two models can be compared on the same vehicle.
 #include <cmath>
 #include <vector>
 
@@ -11,7 +11,9 @@
 namespace fleetdyn {
 namespace {
 
-Sym3<double> scaled(const Sym3<double>& s, double k) { return {k * s.xx, k * s.yy, k * s.zz, k * s.xy, k * s.xz, k * s.yz}; }
+Sym3<double> scaled(const Sym3<double>& s, double k) {
+  return {k * s.xx, k * s.yy, k * s.zz, k * s.xy, k * s.xz, k * s.yz};
+}
 Sym3<double> sum(const Sym3<double>& a, const Sym3<double>& b) {
   return {a.xx + b.xx, a.yy + b.yy, a.zz + b.zz, a.xy + b.xy, a.xz + b.xz, a.yz + b.yz};
 }
@@ -54,13 +56,14 @@ StrutParams<double> strut_equivalent_params(const CeParams<double>& p) {
   //   m_body c_body = sum_k m_k r_k - sum_i m_u,i r_wheel,i.
   // This is the chassis plus the link halves at their own COMs, corrected for the unsprung parts
   // (upright, link halves) whose COMs are not at the wheel centre (HMMWV: 0.1 mm in x, 0.9 mm
-  // in z against the chassis and link halves alone). Keeping the total COM is what makes the static loads and the steady-state
-  // load transfer (m a_y h) the same in both models.
+  // in z against the chassis and link halves alone). Keeping the total COM is what makes the static loads and the
+  // steady-state load transfer (m a_y h) the same in both models.
   Vec3<double> moment = p.chassis_mass * world(p.chassis_com);
   Vec3<double> wheel_centre[kCorners];
   for (int i = 0; i < kCorners; ++i) {
     const CeCornerBodies<double>& c = corners[i];
-    for (int j = 0; j < kCeAggregateBodies; ++j) moment += c.inertia[j].mass * world(c.inertia[j].first_moment * (1.0 / c.inertia[j].mass));
+    for (int j = 0; j < kCeAggregateBodies; ++j)
+      moment += c.inertia[j].mass * world(c.inertia[j].first_moment * (1.0 / c.inertia[j].mass));
     wheel_centre[i] = world(c.pose.wheel_centre);
     moment += p.wheel_mass * wheel_centre[i];
     moment -= unsprung[i] * wheel_centre[i];

@@ -17,9 +17,9 @@
 namespace fleetdyn {
 namespace bench_job {
 
-using nlohmann::json;
 using bench_ops::Counted;
 using bench_ops::OpCounts;
+using nlohmann::json;
 
 // ---- the scenario ------------------------------------------------------------------------------
 constexpr double kSpeed = 15.0;     // [m/s] initial forward speed
@@ -39,9 +39,7 @@ constexpr int kFloorSteps = 1000;      // steps per launch of the reference floo
 // atan2, asin to range reduction plus a polynomial.
 constexpr double kWeightDiv = 8.0, kWeightSqrt = 8.0, kWeightTranscendental = 30.0;
 
-inline double flops(const OpCounts& c) {
-  return double(c.add + c.mul + c.div + c.sqrt + c.transcendental);
-}
+inline double flops(const OpCounts& c) { return double(c.add + c.mul + c.div + c.sqrt + c.transcendental); }
 inline double weighted_flops(const OpCounts& c) {
   return double(c.add + c.mul) + kWeightDiv * double(c.div) + kWeightSqrt * double(c.sqrt) +
          kWeightTranscendental * double(c.transcendental);
@@ -58,8 +56,15 @@ inline OpCounts operator-(const OpCounts& a, const OpCounts& b) {
   return d;
 }
 inline json to_json(const OpCounts& c) {
-  return json{{"add", c.add}, {"mul", c.mul}, {"div", c.div}, {"sqrt", c.sqrt}, {"transcendental", c.transcendental},
-              {"compare", c.compare}, {"other", c.other}, {"flop", flops(c)}, {"flop_weighted", weighted_flops(c)}};
+  return json{{"add", c.add},
+              {"mul", c.mul},
+              {"div", c.div},
+              {"sqrt", c.sqrt},
+              {"transcendental", c.transcendental},
+              {"compare", c.compare},
+              {"other", c.other},
+              {"flop", flops(c)},
+              {"flop_weighted", weighted_flops(c)}};
 }
 
 // Operation counts of a model at a representative state (after 2 s of the maneuver).

@@ -20,8 +20,8 @@
 // Host::Bench), collected into a BenchModel; the plan, the measurement, the floor and the JSON are shared.
 #include "host/cli/bench_ops.h"  // first: before the physics headers
 
-#include "host/cli/bench_job.h"
 #include "host/backend/machine_info.h"
+#include "host/cli/bench_job.h"
 
 #include <algorithm>
 #include <chrono>
@@ -43,16 +43,16 @@
 #include "fleetdyn/ce.h"
 #include "fleetdyn/ce_fields.h"
 #include "fleetdyn/error.h"
+#include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/physics/ce/ce_batch.h"
 #include "fleetdyn/physics/pgs/pgs_vehicle_batch.h"
 #include "fleetdyn/physics/strut/strut_batch.h"
-#include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/vehicle.h"
+#include "host/batch/vehicle_models.h"
 #include "host/ce/ce_bench.h"
+#include "host/cli/bench_floor.h"
 #include "host/pgs/pgs_bench.h"
 #include "host/strut/strut_bench.h"
-#include "host/cli/bench_floor.h"
-#include "host/batch/vehicle_models.h"
 
 #if defined(__unix__)
 #include <unistd.h>
@@ -61,9 +61,9 @@
 namespace fleetdyn {
 namespace {
 
-using nlohmann::json;
 using bench_ops::Counted;
 using bench_ops::OpCounts;
+using nlohmann::json;
 
 using namespace bench_job;  // the scenario, the operation counts and the floor (host/cli/bench_floor.h)
 
@@ -75,7 +75,6 @@ std::string host_name() {
 #endif
   return "unknown-host";
 }
-
 
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
@@ -122,8 +121,8 @@ struct RunResult {
   double step = 0.0;
   int steps_per_chunk = 0;
   int chunks = 0;
-  long long steps_timed = 0;  // outer steps per vehicle over all timed chunks
-  double wall_seconds = 0.0;  // timed chunks only
+  long long steps_timed = 0;                                 // outer steps per vehicle over all timed chunks
+  double wall_seconds = 0.0;                                 // timed chunks only
   double rate_median = 0.0, rate_min = 0.0, rate_max = 0.0;  // [vehicle-steps/s]
   int diverged = 0;
 };
@@ -206,22 +205,21 @@ RunResult measure(const RunSpec& spec, const typename M::Def& p, double step, do
   options.requery_contact = true;
   options.cpu_threads = spec.backend == BackendKind::Cpu ? spec.threads : 0;
   options.cpu_simd = spec.simd;
-  Batch batch(spec.per_vehicle_params ? scattered_params<M>(p, spec.vehicles)
-                                      : std::vector<typename M::Def>{p},
+  Batch batch(spec.per_vehicle_params ? scattered_params<M>(p, spec.vehicles) : std::vector<typename M::Def>{p},
               spec.vehicles, TerrainSpec{}, options);
   return time_batch(batch, spec, min_wall_seconds);
 }
 
 // Everything the shared plan/measure/JSON code needs to know of a model, with its preset bound.
 struct BenchModel {
-  std::string name;          // "strut", "ce"
-  bool has_simd = false;     // CPU SIMD lane path
-  int state_size = 0;        // scalars per vehicle
+  std::string name;       // "strut", "ce"
+  bool has_simd = false;  // CPU SIMD lane path
+  int state_size = 0;     // scalars per vehicle
   size_t params_bytes_fp32 = 0, params_bytes_fp64 = 0;
-  double step = 0.0;         // [s] the preset's default step
-  std::string scatter;       // the per-vehicle parameter scatter, in words
-  std::string steer_meaning;  // what the normalized steer input sets (JSON)
-  std::string steer_short;    // the same for the log's headline
+  double step = 0.0;                                         // [s] the preset's default step
+  std::string scatter;                                       // the per-vehicle parameter scatter, in words
+  std::string steer_meaning;                                 // what the normalized steer input sets (JSON)
+  std::string steer_short;                                   // the same for the log's headline
   std::function<RunResult(const RunSpec&, double)> measure;  // (spec, min_wall_seconds)
   std::function<OpProfile()> count_ops;
 };
@@ -241,9 +239,7 @@ BenchModel bench_model() {
   m.steer_meaning = M::kSteerMeaning;
   m.steer_short = M::kSteerShort;
   const double step = m.step;
-  m.measure = [params, step](const RunSpec& spec, double min_wall) {
-    return measure<M>(spec, params, step, min_wall);
-  };
+  m.measure = [params, step](const RunSpec& spec, double min_wall) { return measure<M>(spec, params, step, min_wall); };
   m.count_ops = [params, step] { return count_ops<M>(params, step); };
   return m;
 }
@@ -269,8 +265,7 @@ bool parse_two_way(const std::vector<std::string>& names, const char* what, std:
     if (name == first.first) out.push_back(first.second);
     else if (name == second.first) out.push_back(second.second);
     else {
-      log << "fleetdyn bench: unknown " << what << " '" << name << "' (known: " << first.first << ", "
-          << second.first << ")\n";
+      log << "fleetdyn bench: unknown " << what << " '" << name << "' (known: " << first.first << ", " << second.first << ")\n";
       return false;
     }
   }
@@ -299,10 +294,8 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
   }
   std::vector<Precision> precisions;
   std::vector<bool> param_modes, cpu_paths;
-  if (!parse_two_way(config.precisions, "precision", {"fp32", Precision::Fp32}, {"fp64", Precision::Fp64},
-                     precisions, log) ||
-      !parse_two_way(config.param_sets, "parameter mode", {"shared", false}, {"per-vehicle", true}, param_modes,
-                     log) ||
+  if (!parse_two_way(config.precisions, "precision", {"fp32", Precision::Fp32}, {"fp64", Precision::Fp64}, precisions, log) ||
+      !parse_two_way(config.param_sets, "parameter mode", {"shared", false}, {"per-vehicle", true}, param_modes, log) ||
       !parse_two_way(config.cpu_paths, "CPU path", {"simd", true}, {"scalar", false}, cpu_paths, log)) {
     return 2;
   }
@@ -440,13 +433,13 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
   const double bytes_fp64 = kernel_bytes_per_launch<double>(model.state_size);
   {
     json f;
-    f["method"] = "instrumented: the templated physics run on a counting scalar (source-level operations, "
-                  "one step of run_vehicle at the state after 2 s of the scenario)";
+    f["method"] =
+        "instrumented: the templated physics run on a counting scalar (source-level operations, "
+        "one step of run_vehicle at the state after 2 s of the scenario)";
     f["ops_per_derivative"] = to_json(ops.derivative);
     f["ops_per_vehicle_step"] = to_json(ops.step);
     f["ops_per_launch"] = to_json(ops.launch);
-    f["flop_weights"] = {{"add", 1}, {"mul", 1}, {"div", kWeightDiv}, {"sqrt", kWeightSqrt},
-                         {"transcendental", kWeightTranscendental}};
+    f["flop_weights"] = {{"add", 1}, {"mul", 1}, {"div", kWeightDiv}, {"sqrt", kWeightSqrt}, {"transcendental", kWeightTranscendental}};
     f["assumed_device"] = "NVIDIA H100 SXM (H200: same FLOP/s, 4.8 TB/s)";
     f["peak_flop_per_s"] = {{"fp32", kPeakFp32}, {"fp64", kPeakFp64}};
     f["hbm_bytes_per_s"] = kHbmH100;
@@ -469,19 +462,19 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
   // ---- run ------------------------------------------------------------------------------------
   if (!config.quiet) {
     log << "fleetdyn bench: " << model.name << " model, HMMWV, flat ground, " << kSpeed << " m/s, steer " << kSteer
-        << model.steer_short << ", throttle " << kThrottle << ", step " << step * 1e3
-        << " ms, 1 substep, contact re-query on\n"
-        << "machine " << machine << " (host " << host << "), " << cpu << ", " << hardware << " logical CPUs; CUDA: "
-        << cuda_why << "\n"
+        << model.steer_short << ", throttle " << kThrottle << ", step " << step * 1e3 << " ms, 1 substep, contact re-query on\n"
+        << "machine " << machine << " (host " << host << "), " << cpu << ", " << hardware
+        << " logical CPUs; CUDA: " << cuda_why << "\n"
         << "floor (H100 SXM: " << kPeakFp32 / 1e12 << "/" << kPeakFp64 / 1e12 << " TFLOP/s fp32/fp64, "
-        << kHbmH100 / 1e12 << " TB/s): " << flops(ops.step) << " FLOP per vehicle-step ("
-        << flops(ops.derivative) << " per derivative; weighted " << weighted_flops(ops.step) << "), "
-        << bytes_fp32 << "/" << bytes_fp64 << " B per vehicle per launch (fp32/fp64)\n";
+        << kHbmH100 / 1e12 << " TB/s): " << flops(ops.step) << " FLOP per vehicle-step (" << flops(ops.derivative)
+        << " per derivative; weighted " << weighted_flops(ops.step) << "), " << bytes_fp32 << "/" << bytes_fp64
+        << " B per vehicle per launch (fp32/fp64)\n";
   }
   if (want_cuda && !cuda) log << "fleetdyn bench: cuda skipped: " << cuda_why << "\n";
-  log << std::left << std::setw(11) << "backend" << std::setw(6) << "prec" << std::setw(12) << "params" << std::right << std::setw(4) << "thr"
-      << std::setw(9) << "vehicles" << std::setw(9) << "steps/ch" << std::setw(7) << "chunks" << std::setw(13)
-      << "veh-steps/s" << std::setw(12) << "sim-s/s" << std::setw(14) << "sim-s/s/core" << std::setw(10) << "/floor"
+  log << std::left << std::setw(11) << "backend" << std::setw(6) << "prec" << std::setw(12) << "params" << std::right
+      << std::setw(4) << "thr" << std::setw(9) << "vehicles" << std::setw(9) << "steps/ch" << std::setw(7) << "chunks"
+      << std::setw(13) << "veh-steps/s" << std::setw(12) << "sim-s/s" << std::setw(14) << "sim-s/s/core"
+      << std::setw(10) << "/floor"
       << "\n";
 
   json results = json::array();
@@ -494,11 +487,11 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
       log << "fleetdyn bench: " << backend_name(spec.backend) << " " << precision_name(spec.precision) << " "
           << spec.vehicles << " vehicles failed: " << e.what() << "\n";
       failures.push_back(json{{"backend", backend_label(spec)},
-                          {"precision", precision_name(spec.precision)},
-                          {"threads", spec.threads},
-                          {"vehicles", spec.vehicles},
-                          {"params", spec.per_vehicle_params ? "per-vehicle" : "shared"},
-                          {"error", e.what()}});
+                              {"precision", precision_name(spec.precision)},
+                              {"threads", spec.threads},
+                              {"vehicles", spec.vehicles},
+                              {"params", spec.per_vehicle_params ? "per-vehicle" : "shared"},
+                              {"error", e.what()}});
       continue;
     }
     const bool is_cpu = spec.backend == BackendKind::Cpu;
@@ -543,10 +536,10 @@ int run_bench_job(const BenchConfig& config, std::ostream& log) {
     }
     results.push_back(e);
     log << std::left << std::setw(11) << backend_label(spec) << std::setw(6) << precision_name(spec.precision)
-        << std::setw(12) << (spec.per_vehicle_params ? "per-vehicle" : "shared") << std::right << std::setw(4) << (is_cpu ? std::to_string(spec.threads) : std::string("-")) << std::setw(9)
-        << spec.vehicles << std::setw(9) << r.steps_per_chunk << std::setw(7) << r.chunks << std::setw(13)
-        << fmt_rate(r.rate_median) << std::setw(12) << fmt_rate(sim) << std::setw(14) << per_core << std::setw(10)
-        << ratio << "\n";
+        << std::setw(12) << (spec.per_vehicle_params ? "per-vehicle" : "shared") << std::right << std::setw(4)
+        << (is_cpu ? std::to_string(spec.threads) : std::string("-")) << std::setw(9) << spec.vehicles << std::setw(9)
+        << r.steps_per_chunk << std::setw(7) << r.chunks << std::setw(13) << fmt_rate(r.rate_median) << std::setw(12)
+        << fmt_rate(sim) << std::setw(14) << per_core << std::setw(10) << ratio << "\n";
     if (r.diverged > 0) {
       log << "  warning: " << r.diverged << " vehicle(s) diverged and stopped stepping; the rate above is inflated\n";
     }

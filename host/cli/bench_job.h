@@ -14,7 +14,7 @@ struct BenchConfig {
   // default step, 2 ms) or "pgs" (PgsVehicleDef{}: ce's HMMWV in maximal coordinates, 30 sweeps,
   // 1 ms). Anything else is a bad configuration.
   std::string model = "strut";
-  std::vector<int> sizes{1, 100, 10000, 100000};  // vehicles per batch (10^6 added on a GPU by default)
+  std::vector<int> sizes{1, 100, 10000, 100000};     // vehicles per batch (10^6 added on a GPU by default)
   std::vector<std::string> backends{"cpu", "cuda"};  // "cuda" entries are skipped (and said so) without a device
   std::vector<std::string> precisions{"fp32", "fp64"};
   std::vector<int> cpu_threads{1, 2};
@@ -25,9 +25,9 @@ struct BenchConfig {
   // model has no SIMD path: it measures its scalar path once, whichever are listed (saying so
   // when only "simd" is).
   std::vector<std::string> cpu_paths{"simd", "scalar"};
-  double min_wall_seconds = 0.5;   // each measurement steps until at least this much wall time has passed
+  double min_wall_seconds = 0.5;  // each measurement steps until at least this much wall time has passed
   std::string out_dir = "bench/results";
-  std::string machine;             // label for the results file; default: the host name
+  std::string machine;  // label for the results file; default: the host name
   bool quiet = false;
 };
 

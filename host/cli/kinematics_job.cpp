@@ -14,12 +14,12 @@
 // - Numbers are printed shortest-round-trip (std::to_chars), angles in degrees.
 #include "host/cli/kinematics_job.h"
 
+#include <unistd.h>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/core/math.h"
@@ -74,9 +74,8 @@ std::string check_range(const KinematicsOptions& o, long& rows_per_corner) {
   if (!(o.from < o.to)) return "--from must be less than --to (got " + num(o.from) + " >= " + num(o.to) + ")";
   const double intervals = std::floor((o.to - o.from) / o.step + 1e-9);  // `to` kept when within step 1e-9
   if (!(intervals + 1.0 <= static_cast<double>(kMaxRowsPerCorner))) {
-    return "too many rows: (" + num(o.to) + " - " + num(o.from) + ") / " + num(o.step) + " gives " +
-           num(intervals + 1.0) + " travels per corner (at most " + std::to_string(kMaxRowsPerCorner) +
-           "); use a larger --step";
+    return "too many rows: (" + num(o.to) + " - " + num(o.from) + ") / " + num(o.step) + " gives " + num(intervals + 1.0) +
+           " travels per corner (at most " + std::to_string(kMaxRowsPerCorner) + "); use a larger --step";
   }
   rows_per_corner = static_cast<long>(intervals) + 1;
   return "";
@@ -240,8 +239,8 @@ int kinematics_command(const KinematicsOptions& o, std::ostream& out, std::ostre
       return kExitBadInput;
     }
     if (std::fabs(o.steer) > steer_limit) {
-      err << prefix << "--steer " << num(o.steer) << " rad is outside +-" << num(steer_limit)
-          << " rad (1.5 x the " << o.preset << " maximum steering angle)\n";
+      err << prefix << "--steer " << num(o.steer) << " rad is outside +-" << num(steer_limit) << " rad (1.5 x the "
+          << o.preset << " maximum steering angle)\n";
       return kExitBadInput;
     }
     fs::path csv_path, svg_path;

@@ -13,12 +13,12 @@
 namespace fleetdyn {
 
 struct KinematicsOptions {
-  std::string preset = "hmmwv";       // suspension design (kinematics_preset_names())
-  double from = -0.12, to = 0.12;     // [m] wheel travel range, + = bump
-  double step = 0.01;                 // [m]
-  double steer = 0.0;                 // [rad] Pitman arm rotation from centre, + = turn left
-  std::optional<std::string> out;     // CSV file (parent folders created); stdout without it
-  bool plot = false;                  // also write an SVG plot: `out` with extension .svg
+  std::string preset = "hmmwv";    // suspension design (kinematics_preset_names())
+  double from = -0.12, to = 0.12;  // [m] wheel travel range, + = bump
+  double step = 0.01;              // [m]
+  double steer = 0.0;              // [rad] Pitman arm rotation from centre, + = turn left
+  std::optional<std::string> out;  // CSV file (parent folders created); stdout without it
+  bool plot = false;               // also write an SVG plot: `out` with extension .svg
 };
 
 // Writes the CSV to `out` (or to options.out, then one line naming the files to `out`); errors

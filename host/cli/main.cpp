@@ -39,10 +39,10 @@ int main(int argc, char** argv) {
                                  ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   CLI::Option* prec_opt = run_cmd->add_option("--precision", run_precision, "Precision (default: the scenario's)")
                               ->check(CLI::IsMember({"fp32", "fp64"}));
-  CLI::Option* threads_opt =
-      run_cmd->add_option("--threads", run_threads, "CPU backend threads, 0 = all (default: the scenario's)");
-  CLI::Option* samples_opt =
-      run_cmd->add_option("--samples", run_samples, "Samples of a study (default: the scenario's study.samples)");
+  CLI::Option* threads_opt = run_cmd->add_option("--threads", run_threads,
+                                                 "CPU backend threads, 0 = all (default: the scenario's)");
+  CLI::Option* samples_opt = run_cmd->add_option("--samples", run_samples,
+                                                 "Samples of a study (default: the scenario's study.samples)");
   CLI::Option* resume_opt = run_cmd->add_option(
       "--resume", run_resume, "Continue the study in this folder, with the scenario and settings it was started with");
   resume_opt->excludes(scenario_opt)->excludes(out_opt)->excludes(veh_opt)->excludes(backend_opt)->excludes(prec_opt)->excludes(samples_opt);
@@ -51,9 +51,10 @@ int main(int argc, char** argv) {
   // ---- bench --------------------------------------------------------------------------------
   BenchConfig bench;
   CLI::App* bench_cmd = app.add_subcommand("bench", "Measure throughput over batch sizes, backends and precisions");
-  bench_cmd->add_option("--model", bench.model,
-                        "Vehicle model: strut, ce or pgs (ce: scalar CPU path only; pgs: the maximal-coordinate "
-                        "vehicle, 30 sweeps)")
+  bench_cmd
+      ->add_option("--model", bench.model,
+                   "Vehicle model: strut, ce or pgs (ce: scalar CPU path only; pgs: the maximal-coordinate "
+                   "vehicle, 30 sweeps)")
       ->check(CLI::IsMember({"strut", "ce", "pgs"}))
       ->capture_default_str();
   bench_cmd->add_option("--sizes", bench.sizes, "Vehicles per batch, comma separated")->delimiter(',')->capture_default_str();
@@ -65,31 +66,29 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::IsMember({"fp32", "fp64"}))
       ->capture_default_str();
-  bench_cmd->add_option("--threads", bench.cpu_threads, "CPU thread counts, comma separated")
-      ->delimiter(',')
-      ->capture_default_str();
-  bench_cmd->add_option("--params", bench.param_sets,
-                        "Parameter sets: shared (one for the batch) and/or per-vehicle (Monte Carlo scatter)")
+  bench_cmd->add_option("--threads", bench.cpu_threads, "CPU thread counts, comma separated")->delimiter(',')->capture_default_str();
+  bench_cmd
+      ->add_option("--params", bench.param_sets,
+                   "Parameter sets: shared (one for the batch) and/or per-vehicle (Monte Carlo scatter)")
       ->delimiter(',')
       ->check(CLI::IsMember({"shared", "per-vehicle"}))
       ->capture_default_str();
-  bench_cmd->add_option("--cpu-paths", bench.cpu_paths,
-                        "CPU code paths: simd (vehicles in SIMD lanes, the default) and/or scalar")
+  bench_cmd
+      ->add_option("--cpu-paths", bench.cpu_paths,
+                   "CPU code paths: simd (vehicles in SIMD lanes, the default) and/or scalar")
       ->delimiter(',')
       ->check(CLI::IsMember({"simd", "scalar"}))
       ->capture_default_str();
-  bench_cmd->add_option("--min-time", bench.min_wall_seconds, "Minimum wall time per measurement [s]")
-      ->capture_default_str();
+  bench_cmd->add_option("--min-time", bench.min_wall_seconds, "Minimum wall time per measurement [s]")->capture_default_str();
   bench_cmd->add_option("--out", bench.out_dir, "Result folder")->capture_default_str();
   bench_cmd->add_option("--machine", bench.machine, "Machine label for the result file (default: the host name)");
   bench_cmd->add_flag("--quiet,-q", bench.quiet, "Print less");
 
   // ---- params --------------------------------------------------------------------------------
   std::string params_preset = "hmmwv", params_model = "strut";
-  CLI::App* params_cmd =
-      app.add_subcommand("params", "List the vehicle parameters a scenario can override or sweep, with units and ranges");
-  params_cmd->add_option("--model", params_model, "Vehicle model whose parameters to list (strut, ce)")
-      ->capture_default_str();
+  CLI::App* params_cmd = app.add_subcommand(
+      "params", "List the vehicle parameters a scenario can override or sweep, with units and ranges");
+  params_cmd->add_option("--model", params_model, "Vehicle model whose parameters to list (strut, ce)")->capture_default_str();
   params_cmd->add_option("--preset", params_preset, "Preset whose values to show")->capture_default_str();
 
   // ---- kinematics ----------------------------------------------------------------------------
@@ -101,8 +100,7 @@ int main(int argc, char** argv) {
   kin_cmd->add_option("--from", kin.from, "First wheel travel [m], + = bump")->capture_default_str();
   kin_cmd->add_option("--to", kin.to, "Last wheel travel [m], included")->capture_default_str();
   kin_cmd->add_option("--step", kin.step, "Wheel travel step [m]")->capture_default_str();
-  kin_cmd->add_option("--steer", kin.steer, "Steering angle: Pitman arm rotation from centre [rad], + = turn left")
-      ->capture_default_str();
+  kin_cmd->add_option("--steer", kin.steer, "Steering angle: Pitman arm rotation from centre [rad], + = turn left")->capture_default_str();
   CLI::Option* kin_out_opt = kin_cmd->add_option("--out", kin_out, "CSV file (default: stdout); folders are created");
   kin_cmd->add_flag("--plot", kin.plot, "Also write an SVG plot beside the CSV (FILE with extension .svg); needs --out");
   kin_cmd->footer(kinematics_help());

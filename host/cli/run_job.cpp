@@ -16,12 +16,12 @@
 #include "fleetdyn/batch.h"
 #include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/vehicle.h"
+#include "host/batch/vehicle_models.h"
 #include "host/output/output_files.h"
 #include "host/output/progress.h"
 #include "host/scenario/scenario.h"
 #include "host/scenario/scenario_json.h"
 #include "host/study/study_job.h"
-#include "host/batch/vehicle_models.h"
 
 #ifndef FLEETDYN_VERSION
 #define FLEETDYN_VERSION "unknown"
@@ -301,9 +301,8 @@ int run_impl(const RunOptions& given, std::ostream& out, std::ostream& err) {
 
   if (!opt.quiet) {
     char line[256];
-    std::snprintf(line, sizeof line, "%s: %d vehicles x %g s (%lld steps of %s, %s) on %s\n", s.name.c_str(), nveh,
-                  sim_time, total, format_seconds(s.step).c_str(), precision_name(batch.precision()),
-                  batch.device_name().c_str());
+    std::snprintf(line, sizeof line, "%s: %d vehicles x %g s (%lld steps of %s, %s) on %s\n", s.name.c_str(), nveh, sim_time,
+                  total, format_seconds(s.step).c_str(), precision_name(batch.precision()), batch.device_name().c_str());
     out << line;
     std::snprintf(line, sizeof line, "  %s wall: %s vehicle-steps/s, %s simulated vehicle-seconds per second\n",
                   format_seconds(run_s).c_str(), format_rate(steps_per_s).c_str(), format_rate(sim_per_s).c_str());

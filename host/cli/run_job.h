@@ -17,16 +17,16 @@ namespace fleetdyn {
 
 struct RunOptions {
   std::string scenario = "scenarios/default.yaml";  // relative to the working directory
-  std::optional<std::string> out;        // result folder instead of the scenario's `output`
-  std::optional<int> vehicles;           // instead of the scenario's `vehicles`
-  std::optional<long long> samples;      // instead of the study's `samples` (studies only)
-  std::optional<std::string> resume;     // continue the study in this folder (its study.json names
-                                         // the scenario and overrides; only threads/quiet/progress apply)
-  std::optional<std::string> backend;    // auto | cpu | cuda
-  std::optional<std::string> precision;  // fp32 | fp64
-  std::optional<int> cpu_threads;        // CPU backend threads, 0 = all
-  bool quiet = false;                    // no progress bar, no summary on `out` (errors and warnings still go to `err`)
-  bool progress = false;                 // draw the progress bar on `err` (the CLI sets it when stderr is a terminal)
+  std::optional<std::string> out;                   // result folder instead of the scenario's `output`
+  std::optional<int> vehicles;                      // instead of the scenario's `vehicles`
+  std::optional<long long> samples;                 // instead of the study's `samples` (studies only)
+  std::optional<std::string> resume;                // continue the study in this folder (its study.json names
+                                                    // the scenario and overrides; only threads/quiet/progress apply)
+  std::optional<std::string> backend;               // auto | cpu | cuda
+  std::optional<std::string> precision;             // fp32 | fp64
+  std::optional<int> cpu_threads;                   // CPU backend threads, 0 = all
+  bool quiet = false;     // no progress bar, no summary on `out` (errors and warnings still go to `err`)
+  bool progress = false;  // draw the progress bar on `err` (the CLI sets it when stderr is a terminal)
 };
 
 // Exit codes of the command-line tool.

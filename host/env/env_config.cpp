@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "fleetdyn/error.h"
-#include "fleetdyn/rough_road.h"
 #include "fleetdyn/physics/env/env_config.h"
+#include "fleetdyn/rough_road.h"
 #include "host/env/env_models.h"
 
 namespace fleetdyn {
@@ -58,17 +58,21 @@ VectorEnvConfig resolve_for(VectorEnvConfig c) {
       c.physics_step = Host::step_analysis(Env::base(c)).default_step;
     } catch (const Error& e) {
       throw Error(std::string("VectorEnv: physics_step: the default comes from the base vehicle's step analysis, which "
-                              "failed (give physics_step, or fix the vehicle): ") + e.what());
+                              "failed (give physics_step, or fix the vehicle): ") +
+                  e.what());
     }
   }
-  require(c.physics_step >= 1.0e-6 && c.physics_step <= 0.05, "physics_step", "must be in [1e-6, 0.05] s, got " + num(c.physics_step));
+  require(c.physics_step >= 1.0e-6 && c.physics_step <= 0.05, "physics_step",
+          "must be in [1e-6, 0.05] s, got " + num(c.physics_step));
   if (c.decimation < 0) c.decimation = std::max(1, static_cast<int>(std::lround(0.02 / c.physics_step)));
-  require(c.decimation >= 1 && c.decimation <= 100000, "decimation", "must be in [1, 100000], got " + std::to_string(c.decimation));
+  require(c.decimation >= 1 && c.decimation <= 100000, "decimation",
+          "must be in [1, 100000], got " + std::to_string(c.decimation));
   // The episode's step count is an int.
   const double most_time = 1.0e9 * c.physics_step * c.decimation;
   require(c.time_limit > 0.0 && c.time_limit <= most_time, "time_limit",
           "must be in (0, " + num(most_time) + "] s (1e9 env steps), got " + num(c.time_limit));
-  for (auto [value, field] : {std::pair{c.steer_rate, "steer_rate"}, {c.throttle_rate, "throttle_rate"}, {c.brake_rate, "brake_rate"}}) {
+  for (auto [value, field] :
+       {std::pair{c.steer_rate, "steer_rate"}, {c.throttle_rate, "throttle_rate"}, {c.brake_rate, "brake_rate"}}) {
     require(value > 0.0 && std::isfinite(value), field, "must be positive, got " + num(value));
   }
   if (c.observations.empty()) c.observations = default_observations(c.task);
@@ -82,8 +86,10 @@ VectorEnvConfig resolve_for(VectorEnvConfig c) {
   require(c.lookahead_points >= 1 && c.lookahead_points <= env::kMaxLookahead, "lookahead_points",
           "must be in [1, " + std::to_string(env::kMaxLookahead) + "], got " + std::to_string(c.lookahead_points));
   require(c.lookahead_spacing > 0.0, "lookahead_spacing", "must be positive, got " + num(c.lookahead_spacing));
-  require(c.track_points >= 2 && c.track_points <= 100000, "track_points", "must be in [2, 100000], got " + std::to_string(c.track_points));
-  require(c.track_spacing > 0.0 && c.track_spacing <= 100.0, "track_spacing", "must be in (0, 100] m, got " + num(c.track_spacing));
+  require(c.track_points >= 2 && c.track_points <= 100000, "track_points",
+          "must be in [2, 100000], got " + std::to_string(c.track_points));
+  require(c.track_spacing > 0.0 && c.track_spacing <= 100.0, "track_spacing",
+          "must be in (0, 100] m, got " + num(c.track_spacing));
   require(c.track_max_curvature >= 0.0 && c.track_max_curvature <= 0.5, "track_max_curvature",
           "must be in [0, 0.5] 1/m, got " + num(c.track_max_curvature));
   require(c.track_wavelength_min > 0.0 && c.track_wavelength_min <= c.track_wavelength_max, "track_wavelength_min",
@@ -100,7 +106,8 @@ VectorEnvConfig resolve_for(VectorEnvConfig c) {
   require(c.lateral_offset_max >= 0.0 && c.lateral_offset_max < c.road_half_width, "lateral_offset_max",
           "must be in [0, road_half_width)");
   require_range(c.heading_offset_max, 0.0, 1.5, "heading_offset_max");
-  require(c.rollover_angle > 0.0 && c.rollover_angle <= 1.5707963267948966, "rollover_angle", "must be in (0, pi/2] rad");
+  require(c.rollover_angle > 0.0 && c.rollover_angle <= 1.5707963267948966, "rollover_angle",
+          "must be in (0, pi/2] rad");
   require(c.rollover_lift_time > 0.0, "rollover_lift_time", "must be positive");
   const bool speed_task = c.task == EnvTask::ReachSpeed;
   const auto weight = [](double& w, double fallback, const char* field) {

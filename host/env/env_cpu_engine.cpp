@@ -7,9 +7,9 @@
 
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/env/env_episode.h"
+#include "host/backend/thread_pool.h"
 #include "host/env/env_storage.h"
 #include "host/env/strut_env_lanes.h"
-#include "host/backend/thread_pool.h"
 
 namespace fleetdyn {
 namespace {
@@ -46,9 +46,7 @@ class CpuEnvEngine final : public EnvEngine<Model, T> {
   }
 
  public:
-  CpuEnvEngine(int threads, bool simd)
-      : pool_(cpu_thread_count(threads)),
-        simd_(simd && kHasEnvLanes<Model>) {}
+  CpuEnvEngine(int threads, bool simd) : pool_(cpu_thread_count(threads)), simd_(simd && kHasEnvLanes<Model>) {}
 
   void upload_all(EnvStorage<Model, T>&) override {}  // works on the host storage itself
   void upload_base_params(EnvStorage<Model, T>&) override {}

@@ -9,10 +9,10 @@
 
 #include "fleetdyn/physics/env/env_config.h"
 #include "fleetdyn/vector_env.h"
+#include "host/batch/vehicle_models.h"
 #include "host/ce/ce_env.h"
 #include "host/env/env_checks.h"
 #include "host/strut/strut_env.h"
-#include "host/batch/vehicle_models.h"
 
 namespace fleetdyn {
 namespace env_checks {
@@ -23,14 +23,16 @@ template <class F>
 decltype(auto) with_env_model(VehicleModel model, const std::string& field, F&& f) {
   std::string known;
   for_each_model([&](auto host) {
-    if (decltype(host)::kHasEnv) known += std::string(known.empty() ? "" : " and ") + model_name(decltype(host)::kModel);
+    if (decltype(host)::kHasEnv)
+      known += std::string(known.empty() ? "" : " and ") + model_name(decltype(host)::kModel);
   });
   return with_model(model, [&](auto host) {
     using Host = decltype(host);
     if constexpr (Host::kHasEnv) {
       return f(host);
     } else {
-      require(false, field, std::string("the ") + model_name(model) + " model has no vector env (" + known + " have one)");
+      require(false, field,
+              std::string("the ") + model_name(model) + " model has no vector env (" + known + " have one)");
       return f(StrutHost{});  // not reached: gives the branch the result type of a model with an env
     }
   });
@@ -58,8 +60,8 @@ void check_randomization_entries(const std::vector<ParamRandomization>& set) {
       std::string allowed;
       for (const std::string& n : env_randomizable_params(Host::kModel)) allowed += (allowed.empty() ? "" : ", ") + n;
       require(false, field,
-              std::string("not randomizable in the ") + model_name(Host::kModel) + " env: " + why + " (randomizable: " +
-                  allowed + ")");
+              std::string("not randomizable in the ") + model_name(Host::kModel) + " env: " + why +
+                  " (randomizable: " + allowed + ")");
     }
     require(seen.insert(pr.name).second, field, "randomized twice");
     require(std::isfinite(pr.lo) && std::isfinite(pr.hi) && pr.lo <= pr.hi, field,

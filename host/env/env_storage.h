@@ -21,36 +21,36 @@ namespace fleetdyn {
 // upload_all and never brought back. The CUDA engine's device mirror, uploads, device view and
 // download are generated from these lists (kernels/env_kernels.cu). `Params` is the model's
 // parameter struct in the env's scalar type.
-#define FLEETDYN_ENV_SHARED_ARRAYS(X)                                                                              \
-  X(heightfield, T, terrain.hf_heights, 0, T(0))                                                                   \
+#define FLEETDYN_ENV_SHARED_ARRAYS(X)            \
+  X(heightfield, T, terrain.hf_heights, 0, T(0)) \
   X(base_params, Params, base_params, 0, Params{})
 
-#define FLEETDYN_ENV_ARRAYS(X)                                                                                     \
-  X(params, Params, params, 1, Params{})                                                                           \
-  X(state, T, state, Model::kStateSize, T(0))                                                                      \
-  X(origin, T, origin, 2, T(0))                                                                                    \
-  X(actuator, T, actuator, 3, T(0))                                                                                \
-  X(command, T, command, 3, T(0))                                                                                  \
-  X(wheel_load, T, wheel_load, kCorners, T(0))                                                                     \
-  X(static_load, T, static_load, kCorners, T(1))                                                                   \
-  X(lift_time, T, lift_time, 1, T(0))                                                                              \
-  X(progress, T, progress, 1, T(0))                                                                                \
-  X(target_speed, T, target_speed, 1, T(0))                                                                        \
-  X(episode_return, T, episode_return, 1, T(0))                                                                    \
-  X(track_x, T, track_x, config.track_points, T(0))                                                                \
-  X(track_y, T, track_y, config.track_points, T(0))                                                                \
-  X(track_s, T, track_s, config.track_points, T(0))                                                                \
-  X(segment, int, segment, 1, 0)                                                                                   \
-  X(episode_steps, int, episode_steps, 1, 0)                                                                       \
-  X(final_length, int, final_length, 1, 0)                                                                         \
-  X(end_reason, int, end_reason, 1, 0)                                                                             \
-  X(episode_index, uint32_t, episode_index, 1, 0u)                                                                 \
-  X(obs, float, obs, config.obs_dim, 0.0f)                                                                         \
-  X(reward, float, reward, 1, 0.0f)                                                                                \
-  X(final_obs, float, final_obs, config.obs_dim, 0.0f)                                                             \
-  X(final_return, float, final_return, 1, 0.0f)                                                                   \
-  X(terminated, uint8_t, terminated, 1, 0)                                                                         \
-  X(truncated, uint8_t, truncated, 1, 0)                                                                           \
+#define FLEETDYN_ENV_ARRAYS(X)                         \
+  X(params, Params, params, 1, Params{})               \
+  X(state, T, state, Model::kStateSize, T(0))          \
+  X(origin, T, origin, 2, T(0))                        \
+  X(actuator, T, actuator, 3, T(0))                    \
+  X(command, T, command, 3, T(0))                      \
+  X(wheel_load, T, wheel_load, kCorners, T(0))         \
+  X(static_load, T, static_load, kCorners, T(1))       \
+  X(lift_time, T, lift_time, 1, T(0))                  \
+  X(progress, T, progress, 1, T(0))                    \
+  X(target_speed, T, target_speed, 1, T(0))            \
+  X(episode_return, T, episode_return, 1, T(0))        \
+  X(track_x, T, track_x, config.track_points, T(0))    \
+  X(track_y, T, track_y, config.track_points, T(0))    \
+  X(track_s, T, track_s, config.track_points, T(0))    \
+  X(segment, int, segment, 1, 0)                       \
+  X(episode_steps, int, episode_steps, 1, 0)           \
+  X(final_length, int, final_length, 1, 0)             \
+  X(end_reason, int, end_reason, 1, 0)                 \
+  X(episode_index, uint32_t, episode_index, 1, 0u)     \
+  X(obs, float, obs, config.obs_dim, 0.0f)             \
+  X(reward, float, reward, 1, 0.0f)                    \
+  X(final_obs, float, final_obs, config.obs_dim, 0.0f) \
+  X(final_return, float, final_return, 1, 0.0f)        \
+  X(terminated, uint8_t, terminated, 1, 0)             \
+  X(truncated, uint8_t, truncated, 1, 0)               \
   X(has_final, uint8_t, has_final, 1, 0)
 
 template <class Model, class T>

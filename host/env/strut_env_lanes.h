@@ -3,8 +3,8 @@
 // templated strut_step the scalar path and the GPU run; the actuators follow their commands in
 // lanes; the sanity check, the lift clock and the origin rebase run per lane through its
 // env::EnvRun (the scalar path's phases, in host/backend/vehicle_lanes.h's lane loop), and the rest of
-// the env step (reward, termination, observation, autoreset) through the scalar finish_env_step. The lane form of env::advance_env
-// (physics/env/env_episode.h), like strut_run_lanes is of run_vehicle.
+// the env step (reward, termination, observation, autoreset) through the scalar finish_env_step. The lane form of
+// env::advance_env (physics/env/env_episode.h), like strut_run_lanes is of run_vehicle.
 //
 // Independence: an env's lane depends only on its index (e / W, e % W); a short last group is
 // padded with copies of its first env, never written back; no operation mixes lanes. Results
@@ -13,8 +13,8 @@
 #pragma once
 
 #include "fleetdyn/physics/env/env_episode.h"
-#include "host/strut/strut_lanes.h"
 #include "host/backend/vehicle_lanes.h"
+#include "host/strut/strut_lanes.h"
 
 namespace fleetdyn {
 

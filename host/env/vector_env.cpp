@@ -3,8 +3,8 @@
 #include "fleetdyn/vector_env.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <string>
@@ -16,8 +16,8 @@
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/ce/ce_rest.h"
 #include "fleetdyn/vehicle.h"
-#include "host/batch/convert_scalars.h"
 #include "host/backend/cuda_engine.h"
+#include "host/batch/convert_scalars.h"
 #include "host/env/env_models.h"
 #include "host/env/env_storage.h"
 
@@ -49,7 +49,8 @@ const std::vector<ObservationFeature>& observation_features() {
 
 std::vector<std::string> default_observations(EnvTask task) {
   if (task == EnvTask::ReachSpeed) {
-    return {"body_velocity", "roll_pitch", "yaw_rate", "wheel_speeds", "steering", "pedals", "path_errors", "speed_error"};
+    return {"body_velocity", "roll_pitch", "yaw_rate",    "wheel_speeds",
+            "steering",      "pedals",     "path_errors", "speed_error"};
   }
   return {"body_velocity", "roll_pitch", "yaw_rate", "steering", "pedals", "path_errors", "lookahead"};
 }
@@ -58,12 +59,12 @@ namespace {
 
 using env_checks::check_randomization;
 using env_checks::feature_index;
-using env_checks::param_index;
-using env_checks::resolve;
-using env_checks::with_env_model;
 using env_checks::num;
+using env_checks::param_index;
 using env_checks::randomize_field;
 using env_checks::require;
+using env_checks::resolve;
+using env_checks::with_env_model;
 
 template <class T>
 env::EnvConfig<T> device_config(const VectorEnvConfig& c) {
@@ -118,8 +119,8 @@ env::EnvConfig<T> device_config(const VectorEnvConfig& c) {
   d.randomized_count = static_cast<int>(c.randomize.size());
   for (int r = 0; r < d.randomized_count; ++r) {
     const ParamRandomization& pr = c.randomize[static_cast<size_t>(r)];
-    const int index =
-        with_env_model(c.model, "model", [&](auto host) { return param_index<decltype(host)>(pr.name, "randomize"); });
+    const int index = with_env_model(c.model, "model",
+                                     [&](auto host) { return param_index<decltype(host)>(pr.name, "randomize"); });
     d.randomized[r] = {index, pr.relative ? 1 : 0, T(pr.lo), T(pr.hi)};
   }
   d.seed = c.seed;
@@ -209,7 +210,8 @@ class TypedEnvImpl final : public TypedEnv {
     }
   }
   static Outputs outputs_of(const EnvView<Model, T>& v) {
-    return {v.obs, v.reward, v.final_obs, v.final_return, v.terminated, v.truncated, v.has_final, v.final_length, v.end_reason};
+    return {v.obs,       v.reward,    v.final_obs,    v.final_return, v.terminated,
+            v.truncated, v.has_final, v.final_length, v.end_reason};
   }
   EnvStorage<Model, T> host_;
   std::unique_ptr<EnvEngine<Model, T>> engine_;
@@ -225,7 +227,8 @@ std::unique_ptr<TypedEnv> make_typed_env(const VectorEnvConfig& c, const Terrain
 
 template <class T>
 std::unique_ptr<TypedEnv> make_typed_env(const VectorEnvConfig& c, const TerrainSpec& terrain, BackendKind backend) {
-  return with_env_model(c.model, "model", [&](auto host) { return make_typed_env<decltype(host), T>(c, terrain, backend); });
+  return with_env_model(c.model, "model",
+                        [&](auto host) { return make_typed_env<decltype(host), T>(c, terrain, backend); });
 }
 
 }  // namespace
@@ -254,7 +257,7 @@ struct VectorEnv::Impl {
     const E* data = typed->host_outputs().*member;
     return std::vector<E>(data, data + per_env * static_cast<size_t>(config.num_envs));
   }
-  int obs_dim = 0;            // from the resolved config, once
+  int obs_dim = 0;  // from the resolved config, once
   int max_episode_steps = 0;
 };
 
@@ -406,8 +409,9 @@ void set_model_base_param(VectorEnv::Impl& m, int num_envs, const std::string& n
   }
   for (size_t e = 0; e < values.size(); ++e) {
     if (!(values[e] >= f.min && values[e] <= f.max)) {
-      throw Error("VectorEnv::set_base_param(" + name + "): value " + num(values[e]) + (values.size() > 1 ? " of env " + std::to_string(e) : "") +
-                  " is outside [" + num(f.min) + ", " + num(f.max) + "] " + f.unit);
+      throw Error("VectorEnv::set_base_param(" + name + "): value " + num(values[e]) +
+                  (values.size() > 1 ? " of env " + std::to_string(e) : "") + " is outside [" + num(f.min) + ", " +
+                  num(f.max) + "] " + f.unit);
     }
   }
   const size_t count = std::max(values.size(), current.size());

@@ -17,7 +17,8 @@ const MetricInfo kMetricInfo[kMetricCount] = {FLEETDYN_METRIC_FIELDS(FLEETDYN_ME
 
 std::string metric_columns() {
   std::string names;
-  for (const MetricInfo& m : kMetricInfo) names += (names.empty() ? "" : ",") + std::string(m.name) + unit_suffix(m.unit);
+  for (const MetricInfo& m : kMetricInfo)
+    names += (names.empty() ? "" : ",") + std::string(m.name) + unit_suffix(m.unit);
   return names;
 }
 #undef FLEETDYN_METRIC_INFO
@@ -46,7 +47,8 @@ void append_double(std::string& line, double v) {
 }
 
 AtomicFile::AtomicFile(const fs::path& target)
-    : target_(target), temp_(target.parent_path() / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()))) {
+    : target_(target),
+      temp_(target.parent_path() / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()))) {
   file_ = std::fopen(temp_.c_str(), "wb");
   if (!file_) throw Error("cannot create '" + temp_.string() + "': " + std::strerror(errno));
   std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
@@ -97,7 +99,8 @@ std::string check_output_folder(const std::string& folder) {
     p = p.parent_path();
   }
   if (!fs::is_directory(p, ec)) return "output: '" + p.string() + "' (on the way to '" + folder + "') is not a folder";
-  if (::access(p.c_str(), W_OK) != 0) return "output: cannot create '" + folder + "': '" + p.string() + "' is not writable";
+  if (::access(p.c_str(), W_OK) != 0)
+    return "output: cannot create '" + folder + "': '" + p.string() + "' is not writable";
   return "";
 }
 

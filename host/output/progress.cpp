@@ -40,7 +40,8 @@ std::string format_progress_line(double fraction, double sim_time, double total_
   constexpr int kWidth = 24;
   fraction = std::clamp(std::isfinite(fraction) ? fraction : 0.0, 0.0, 1.0);
   const int filled = static_cast<int>(fraction * kWidth);
-  std::string bar = "[" + std::string(static_cast<size_t>(filled), '#') + std::string(static_cast<size_t>(kWidth - filled), '.') + "]";
+  std::string bar = "[" + std::string(static_cast<size_t>(filled), '#') +
+                    std::string(static_cast<size_t>(kWidth - filled), '.') + "]";
   char buf[160];
   std::snprintf(buf, sizeof buf, "%s %3d%%  t %.2f/%.2f s  %s veh-steps/s  ETA %s", bar.c_str(),
                 static_cast<int>(fraction * 100.0), sim_time, total_time, format_rate(rate).c_str(),
@@ -66,8 +67,13 @@ void step_in_slices(Batch& batch, long long total, double step, const std::funct
 }
 
 ProgressBar::ProgressBar(std::ostream& out, bool enabled, long long total_steps, double step, long long vehicles)
-    : out_(out), enabled_(enabled), total_steps_(std::max(1LL, total_steps)), step_(step), vehicles_(vehicles),
-      start_(Clock::now()), last_draw_(start_) {}
+    : out_(out),
+      enabled_(enabled),
+      total_steps_(std::max(1LL, total_steps)),
+      step_(step),
+      vehicles_(vehicles),
+      start_(Clock::now()),
+      last_draw_(start_) {}
 
 void ProgressBar::update(long long done) {
   if (!enabled_) return;

@@ -13,8 +13,7 @@
 namespace fleetdyn {
 
 // The bar's text (no carriage return), for a fraction in [0, 1]; eta_s < 0 prints "ETA --".
-std::string format_progress_line(double fraction, double sim_time, double total_time, double vehicle_steps_per_s,
-                                 double eta_s);
+std::string format_progress_line(double fraction, double sim_time, double total_time, double vehicle_steps_per_s, double eta_s);
 // 1234567 -> "1.23M"; 950 -> "950".
 std::string format_rate(double per_second);
 // 5 -> "5s", 125 -> "2m05s", 7384 -> "2h03m".

@@ -49,7 +49,8 @@ std::vector<LegendEntry> legend_entries(const LineChart& chart) {
   std::vector<LegendEntry> entries;
   for (const PlotPanel& p : chart.panels) {
     for (const PlotSeries& s : p.series) {
-      const bool seen = std::any_of(entries.begin(), entries.end(), [&](const LegendEntry& e) { return e.label == s.label; });
+      const bool seen = std::any_of(entries.begin(), entries.end(),
+                                    [&](const LegendEntry& e) { return e.label == s.label; });
       if (!seen) entries.push_back({s.label, s.colour, s.dashed});
     }
   }
@@ -111,8 +112,7 @@ void write_panel(std::ostream& out, const PlotPanel& panel, double cx, double cy
       d += (pen_down ? " L" : (d.empty() ? "M" : " M")) + px(sx(s.x[i])) + " " + px(sy(s.y[i]));
       pen_down = true;
     }
-    out << "<path data-series=\"" << escape_xml(s.label) << "\" d=\"" << d << "\" " << line_style(s.colour, s.dashed)
-        << "/>\n";
+    out << "<path data-series=\"" << escape_xml(s.label) << "\" d=\"" << d << "\" " << line_style(s.colour, s.dashed) << "/>\n";
   }
   out << "</g>\n";
 }
@@ -156,9 +156,8 @@ void write_svg_line_chart(std::ostream& out, const LineChart& chart) {
   const int rows = (static_cast<int>(chart.panels.size()) + columns - 1) / columns;
   const double width = 2.0 * kOuter + columns * chart.panel_width;
   const double height = kHeader + rows * chart.panel_height + kOuter;
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\"" << px(height)
-      << "\" viewBox=\"0 0 " << px(width) << " " << px(height)
-      << "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\"" << px(height) << "\" viewBox=\"0 0 "
+      << px(width) << " " << px(height) << "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
   out << "<rect x=\"0\" y=\"0\" width=\"" << px(width) << "\" height=\"" << px(height) << "\" fill=\"#ffffff\"/>\n";
   out << "<text x=\"" << px(0.5 * width) << "\" y=\"26\" text-anchor=\"middle\" font-size=\"17\" font-weight=\"bold\">"
       << escape_xml(chart.title) << "</text>\n";

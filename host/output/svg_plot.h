@@ -20,9 +20,9 @@
 namespace fleetdyn {
 
 struct PlotSeries {
-  std::string label;   // legend text; series with the same label share one legend entry
-  std::string colour;  // any SVG colour, e.g. "#1f77b4"
-  bool dashed = false;  // dashed line (tells overlapping curves apart)
+  std::string label;         // legend text; series with the same label share one legend entry
+  std::string colour;        // any SVG colour, e.g. "#1f77b4"
+  bool dashed = false;       // dashed line (tells overlapping curves apart)
   std::vector<double> x, y;  // same length; non-finite points are skipped (the line breaks)
 };
 

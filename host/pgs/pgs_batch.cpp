@@ -26,9 +26,8 @@ struct PgsBatch::Impl {
   template <class T>
   void start() {
     const PgsModelData<T> data = build_pgs_model<T>(model, settings);
-    std::unique_ptr<PgsEngine<T>> e =
-        backend == BackendKind::Cuda ? make_pgs_cuda_engine<T>(options.cuda_warp_per_system)
-                                      : make_pgs_cpu_engine<T>(options.cpu_threads);
+    std::unique_ptr<PgsEngine<T>> e = backend == BackendKind::Cuda ? make_pgs_cuda_engine<T>(options.cuda_warp_per_system)
+                                                                   : make_pgs_cpu_engine<T>(options.cpu_threads);
     const std::vector<double> one = pgs_system_state(model, pgs_initial_bodies(model), static_cast<int>(rows.size()), 0.0);
     PgsHostArrays<T> arrays;
     arrays.state.resize(static_cast<size_t>(state_size) * static_cast<size_t>(n));
@@ -57,9 +56,13 @@ struct PgsBatch::Impl {
 };
 
 template <>
-PgsEngine<float>& PgsBatch::Impl::engine<float>() { return *engine32; }
+PgsEngine<float>& PgsBatch::Impl::engine<float>() {
+  return *engine32;
+}
 template <>
-PgsEngine<double>& PgsBatch::Impl::engine<double>() { return *engine64; }
+PgsEngine<double>& PgsBatch::Impl::engine<double>() {
+  return *engine64;
+}
 
 namespace {
 
@@ -71,8 +74,7 @@ auto with_precision(PgsBatch::Impl& impl, F&& f) {
 
 }  // namespace
 
-PgsBatch::PgsBatch(const PgsModelDef& model, int system_count, const PgsSolverSettings& settings,
-                   const PgsBatchOptions& options)
+PgsBatch::PgsBatch(const PgsModelDef& model, int system_count, const PgsSolverSettings& settings, const PgsBatchOptions& options)
     : impl_(std::make_unique<Impl>()) {
   if (system_count < 1) throw Error("pgs batch: system_count must be >= 1, got " + std::to_string(system_count));
   validate_pgs_model(model, settings);
@@ -167,9 +169,12 @@ std::vector<PgsReport> PgsBatch::reports() {
     std::vector<PgsReport> out(static_cast<size_t>(n));
     for (int s = 0; s < n; ++s) {
       auto f = [&](int k) { return double(a.report[static_cast<size_t>(k) * n + s]); };
-      out[static_cast<size_t>(s)] = {a.status[static_cast<size_t>(s)], a.iterations[static_cast<size_t>(s)],
-                                     f(pgs::kReportResidualBilateral), f(pgs::kReportResidualComplementarity),
-                                     f(pgs::kReportDrift), f(pgs::kReportPenetration)};
+      out[static_cast<size_t>(s)] = {a.status[static_cast<size_t>(s)],
+                                     a.iterations[static_cast<size_t>(s)],
+                                     f(pgs::kReportResidualBilateral),
+                                     f(pgs::kReportResidualComplementarity),
+                                     f(pgs::kReportDrift),
+                                     f(pgs::kReportPenetration)};
     }
     return out;
   });
@@ -183,7 +188,8 @@ void PgsBatch::set_state(int system, const std::vector<PgsBodyState>& bodies, do
     using T = decltype(zero);
     PgsHostArrays<T> a = impl_->read<T>();
     const int n = impl_->n;
-    for (int j = 0; j < impl_->state_size; ++j) a.state[static_cast<size_t>(j) * n + system] = T(one[static_cast<size_t>(j)]);
+    for (int j = 0; j < impl_->state_size; ++j)
+      a.state[static_cast<size_t>(j) * n + system] = T(one[static_cast<size_t>(j)]);
     a.status[static_cast<size_t>(system)] = 0;
     a.iterations[static_cast<size_t>(system)] = 0;
     for (int k = 0; k < pgs::kReportFieldCount; ++k) a.report[static_cast<size_t>(k) * n + system] = T(0);

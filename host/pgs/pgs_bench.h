@@ -32,7 +32,9 @@ struct PgsBench {
   // elements, the tires on the wheel bodies, are resolved well below it).
   static double default_step(const Def&) { return 1.0e-3; }
   template <class Draw>
-  static void scatter(Def& d, const Draw& draw) { CeBench::scatter(d.vehicle, draw); }
+  static void scatter(Def& d, const Draw& draw) {
+    CeBench::scatter(d.vehicle, draw);
+  }
   // Operations of one evaluation of the vehicle's external loads (tires, springs, dampers,
   // driveline): the part of a pgs step that plays a derivative's role; the sweeps are in "step".
   static OpCounts count_derivative(const Params<Counted>& p, const TerrainDesc<Counted>& terrain, Counted origin_x,
@@ -41,8 +43,7 @@ struct PgsBench {
     pgsv::offset_positions(work.data(), Counted(1.0));
     pgsv::Loads<Counted> loads;
     bench_ops::tally() = OpCounts{};
-    pgsv::vehicle_loads(p, terrain, origin_x, origin_y, input, Counted(1e-3), pgs::Strided<Counted>{work.data(), 1, 0},
-                        loads);
+    pgsv::vehicle_loads(p, terrain, origin_x, origin_y, input, Counted(1e-3), pgs::Strided<Counted>{work.data(), 1, 0}, loads);
     return bench_ops::tally();
   }
 };

@@ -4,9 +4,9 @@
 // report from the batch's component-major arrays into its own contiguous block (stride 1),
 // runs all requested steps there, and scatters them back: the strided layout suits the GPU's
 // coalescing, not a CPU core's cache lines.
-#include "host/pgs/pgs_engine.h"
-#include "host/backend/thread_pool.h"
 #include "fleetdyn/physics/pgs/step.h"
+#include "host/backend/thread_pool.h"
+#include "host/pgs/pgs_engine.h"
 
 namespace fleetdyn {
 namespace {

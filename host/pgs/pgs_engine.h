@@ -12,11 +12,11 @@ namespace fleetdyn {
 
 // The per-system arrays of a pgs batch, written once: X(element, name). The CUDA engine's
 // device copies, uploads and downloads are generated from it (kernels/pgs_cuda.cu).
-#define FLEETDYN_PGS_SYSTEM_ARRAYS(X) \
-  X(T, state)      /* [state_size][n] */ \
-  X(int, status)   /* [n] */ \
-  X(int, iterations) /* [n] */ \
-  X(T, report)     /* [kReportFieldCount][n] */
+#define FLEETDYN_PGS_SYSTEM_ARRAYS(X)      \
+  X(T, state)        /* [state_size][n] */ \
+  X(int, status)     /* [n] */             \
+  X(int, iterations) /* [n] */             \
+  X(T, report)       /* [kReportFieldCount][n] */
 
 template <class T>
 struct PgsHostArrays {

@@ -13,8 +13,8 @@
 #include "fleetdyn/error.h"
 #include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/physics/pgs/pgs_vehicle_batch.h"
-#include "host/ce/ce_host.h"
 #include "host/batch/vehicle_snapshot.h"
+#include "host/ce/ce_host.h"
 
 namespace fleetdyn {
 
@@ -22,15 +22,15 @@ struct PgsBench;  // host/pgs/pgs_bench.h
 
 struct PgsHost {
   static constexpr VehicleModel kModel = VehicleModel::Pgs;
-  using Model = PgsVehicleModel;    // kernel traits (physics/pgs/pgs_vehicle_batch.h)
-  using Params = CeParams<double>;  // the parameters named in scenarios and results.csv: ce's
-  using Def = PgsVehicleDef;        // what Batch's constructor takes per vehicle
+  using Model = PgsVehicleModel;                              // kernel traits (physics/pgs/pgs_vehicle_batch.h)
+  using Params = CeParams<double>;                            // the parameters named in scenarios and results.csv: ce's
+  using Def = PgsVehicleDef;                                  // what Batch's constructor takes per vehicle
   static constexpr const char* kParamsTypeName = "CeParams";  // Params in the Python API
   static constexpr int kStateSize = kPgsVehicleStateSize;
   static constexpr bool kContactRequeryOptional = false;  // queries the terrain at every stage
   static constexpr bool kHasEnv = false;                  // no vector env: refused by name
-  using Env = void;      // no vector env
-  using Bench = PgsBench;  // `fleetdyn bench` (host/pgs/pgs_bench.h)
+  using Env = void;                                       // no vector env
+  using Bench = PgsBench;                                 // `fleetdyn bench` (host/pgs/pgs_bench.h)
   static constexpr bool kTakesPgsSolver = true;           // a scenario's `pgs:` section
 
   // ---- parameters by name (scenarios, studies, `fleetdyn params`): ce's ----
@@ -66,8 +66,8 @@ struct PgsHost {
   // ---- a batch's vehicles (host/batch/batch_model.h) ----
   struct Vehicles {
     std::vector<Def> defs;
-    std::vector<CeParams<double>> ce;                // the vehicles the bodies are built from
-    std::vector<PgsVehicleParams<double>> bodies;    // built by prepare for the step
+    std::vector<CeParams<double>> ce;              // the vehicles the bodies are built from
+    std::vector<PgsVehicleParams<double>> bodies;  // built by prepare for the step
   };
   static Vehicles vehicles(std::vector<Def> defs) {
     Vehicles vs;
@@ -76,7 +76,9 @@ struct PgsHost {
     return vs;
   }
   static size_t count(const Vehicles& vs) { return vs.defs.size(); }
-  static const VehicleCommon<double>& common(const Vehicles& vs, int v) { return CeHost::common(vehicle_entry(vs.defs, v).vehicle); }
+  static const VehicleCommon<double>& common(const Vehicles& vs, int v) {
+    return CeHost::common(vehicle_entry(vs.defs, v).vehicle);
+  }
   static const Params& checked_params(const Vehicles& vs, int v) { return vehicle_entry(vs.defs, v).vehicle; }
   static const StrutParams<double>* strut_params(const Vehicles&, int) { return nullptr; }
   static const CeParams<double>* ce_params(const Vehicles& vs, int v) { return &vehicle_entry(vs.ce, v); }
@@ -84,7 +86,8 @@ struct PgsHost {
   // The bodies and joints for the batch's pgs step (BatchOptions::step / substeps).
   static void prepare(Vehicles& vs, const BatchOptions& o, const TerrainDesc<double>& terrain) {
     vs.bodies.clear();
-    for (const Def& def : vs.defs) vs.bodies.push_back(build_pgs_vehicle_params<double>(def, o.step / o.substeps, terrain));
+    for (const Def& def : vs.defs)
+      vs.bodies.push_back(build_pgs_vehicle_params<double>(def, o.step / o.substeps, terrain));
   }
   static const std::vector<PgsVehicleParams<double>>& kernel_params(const Vehicles& vs) { return vs.bodies; }
 
@@ -108,8 +111,7 @@ struct PgsHost {
   // attitude, from the bodies' state.
   static constexpr const RigidStateLayout* kRigidState = nullptr;
   static Vec3<double> com_offset(const Vehicles&, int) { return {}; }
-  static void snapshot(const Vehicles& vs, int v, const double* s, double origin_x, double origin_y,
-                       VehicleSnapshot& snap) {
+  static void snapshot(const Vehicles& vs, int v, const double* s, double origin_x, double origin_y, VehicleSnapshot& snap) {
     const PgsChassisMotion m = pgs_vehicle_chassis_motion(vehicle_entry(vs.bodies, v), s);
     const Mat3<double>& r = m.rotation;
     snap.position = {origin_x + m.com.x, origin_y + m.com.y, m.com.z};

@@ -39,7 +39,6 @@ V normal_to(V a) {
   return unit(cross(a, seed));
 }
 
-
 struct Placed {
   V position;
   Quat<double> orientation;
@@ -95,8 +94,8 @@ void validate_pgs_model(const PgsModelDef& model, const PgsSolverSettings& setti
     }
   }
   auto check_body = [n](int body, const std::string& what) {
-    require(body >= -1 && body < n, what + " = " + std::to_string(body) + " is not a body index (-1 = world, 0.." +
-                                        std::to_string(n - 1) + ")");
+    require(body >= -1 && body < n,
+            what + " = " + std::to_string(body) + " is not a body index (-1 = world, 0.." + std::to_string(n - 1) + ")");
   };
   for (size_t j = 0; j < model.joints.size(); ++j) {
     const PgsJointDef& joint = model.joints[j];
@@ -128,15 +127,18 @@ void validate_pgs_model(const PgsModelDef& model, const PgsSolverSettings& setti
     }
     if (joint.kind == pgs::JointKind::Universal) {
       const Placed pa = placed(model, joint.body_a), pb = placed(model, joint.body_b);
-      const double c = dot(rotation_matrix(pa.orientation) * unit(joint.axis_a), rotation_matrix(pb.orientation) * unit(joint.axis_b));
-      require(std::fabs(c) < 1e-6, name + ": a universal joint's axes must start perpendicular (cos = " + std::to_string(c) + ")");
+      const double c = dot(rotation_matrix(pa.orientation) * unit(joint.axis_a),
+                           rotation_matrix(pb.orientation) * unit(joint.axis_b));
+      require(std::fabs(c) < 1e-6,
+              name + ": a universal joint's axes must start perpendicular (cos = " + std::to_string(c) + ")");
     }
   }
   require(model.contacts.empty() || model.ground.enabled, "contacts need the ground (ground.enabled)");
   for (size_t c = 0; c < model.contacts.size(); ++c) {
     const PgsContactDef& contact = model.contacts[c];
     const std::string name = "contact " + std::to_string(c);
-    require(contact.body >= 0 && contact.body < n, name + ": body = " + std::to_string(contact.body) + " is not a body index");
+    require(contact.body >= 0 && contact.body < n,
+            name + ": body = " + std::to_string(contact.body) + " is not a body index");
     require(contact.radius >= 0.0 && std::isfinite(contact.radius), name + ": radius must be >= 0");
     require(contact.friction >= 0.0 && std::isfinite(contact.friction), name + ": friction must be >= 0");
     require(contact.restitution >= 0.0 && contact.restitution <= 1.0, name + ": restitution must be in [0, 1]");
@@ -153,10 +155,11 @@ void validate_pgs_model(const PgsModelDef& model, const PgsSolverSettings& setti
     require(std::isfinite(sp.rest_length), name + ": rest_length must be finite");
   }
   const PgsGroundDef& g = model.ground;
-  require(std::isfinite(g.height) && std::isfinite(g.bump_start) && g.bump_length >= 0.0 && std::isfinite(g.bump_length) &&
-              std::isfinite(g.bump_height),
+  require(std::isfinite(g.height) && std::isfinite(g.bump_start) && g.bump_length >= 0.0 &&
+              std::isfinite(g.bump_length) && std::isfinite(g.bump_height),
           "ground: height and bump must be finite, bump_length >= 0");
-  require(settings.step > 0.0 && std::isfinite(settings.step), "settings: step must be > 0, got " + std::to_string(settings.step));
+  require(settings.step > 0.0 && std::isfinite(settings.step),
+          "settings: step must be > 0, got " + std::to_string(settings.step));
   require(settings.max_iterations >= 1, "settings: max_iterations must be >= 1");
   require(settings.tolerance >= 0.0, "settings: tolerance must be >= 0");
   require(settings.baumgarte >= 0.0 && settings.baumgarte <= 1.0, "settings: baumgarte must be in [0, 1]");
@@ -189,7 +192,8 @@ void color_pgs_rows(const std::vector<pgs::RowInfo>& rows, int body_count, std::
   for (size_t r = 0; r < rows.size(); ++r) {
     const int a = rows[r].body_a, b = rows[r].body_b;
     size_t c = 0;
-    while (c < used.size() && ((a >= 0 && used[c][static_cast<size_t>(a)]) || (b >= 0 && used[c][static_cast<size_t>(b)]))) ++c;
+    while (c < used.size() && ((a >= 0 && used[c][static_cast<size_t>(a)]) || (b >= 0 && used[c][static_cast<size_t>(b)])))
+      ++c;
     if (c == used.size()) used.emplace_back(static_cast<size_t>(body_count), 0);
     if (a >= 0) used[c][static_cast<size_t>(a)] = 1;
     if (b >= 0) used[c][static_cast<size_t>(b)] = 1;
@@ -345,7 +349,8 @@ std::vector<double> pgs_system_state(const PgsModelDef& model, const std::vector
                                      double time) {
   const int n = static_cast<int>(model.bodies.size());
   if (static_cast<int>(bodies.size()) != n) {
-    throw Error("pgs state: " + std::to_string(bodies.size()) + " body states for a model of " + std::to_string(n) + " bodies");
+    throw Error("pgs state: " + std::to_string(bodies.size()) + " body states for a model of " + std::to_string(n) +
+                " bodies");
   }
   std::vector<double> state(static_cast<size_t>(pgs::state_size(n, row_count)), 0.0);
   for (int i = 0; i < n; ++i) {

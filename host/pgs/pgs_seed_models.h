@@ -13,12 +13,12 @@ namespace fleetdyn {
 
 // Seed 000's numbers; the tests vary them.
 struct PgsSeed000Params {
-  double u = 2.0;                    // [m/s] socket speed
-  double socket_height = 1.0;        // [m]
+  double u = 2.0;              // [m/s] socket speed
+  double socket_height = 1.0;  // [m]
   double bar_mass = 5.0, bar_length = 0.4;
   double wheel_mass = 10.0, wheel_radius = 0.3;
-  double k = 20000.0, c = 500.0;     // spring [N/m], damper [N s/m]
-  double rest_length = 0.55;         // [m] the static length is 0.5: 1000 N preload
+  double k = 20000.0, c = 500.0;  // spring [N/m], damper [N s/m]
+  double rest_length = 0.55;      // [m] the static length is 0.5: 1000 N preload
   double mu = 0.8;
   double bump_start = 1.0, bump_length = 1.0, bump_height = 0.05;
   double g = 9.81;

@@ -68,9 +68,12 @@ void add_point_body(double mass_b, V com_b, const Sym3<double>& inertia_b, doubl
   const double m = *mass + mass_b;
   const V c = (1.0 / m) * (*mass * *com + mass_b * com_b);
   const auto shifted = [](const Sym3<double>& i, double mb, V d) {
-    return Sym3<double>{i.xx + mb * (d.y * d.y + d.z * d.z), i.yy + mb * (d.x * d.x + d.z * d.z),
-                        i.zz + mb * (d.x * d.x + d.y * d.y), i.xy - mb * d.x * d.y,
-                        i.xz - mb * d.x * d.z,           i.yz - mb * d.y * d.z};
+    return Sym3<double>{i.xx + mb * (d.y * d.y + d.z * d.z),
+                        i.yy + mb * (d.x * d.x + d.z * d.z),
+                        i.zz + mb * (d.x * d.x + d.y * d.y),
+                        i.xy - mb * d.x * d.y,
+                        i.xz - mb * d.x * d.z,
+                        i.yz - mb * d.y * d.z};
   };
   const Sym3<double> a = shifted(*inertia, *mass, *com - c), b = shifted(inertia_b, mass_b, com_b - c);
   *inertia = {a.xx + b.xx, a.yy + b.yy, a.zz + b.zz, a.xy + b.xy, a.xz + b.xz, a.yz + b.yz};
@@ -284,7 +287,8 @@ std::vector<double> pgs_vehicle_state_from_ce(const PgsVehicleParams<double>& p,
     const V x = origin + rot * com;
     const V v = rot * (vel_c + cross(omega_c, com) + rel_vel);
     store3(out.data(), pgs::body_field(i, pgs::kPx), x);
-    store_quat(out.data(), pgs::body_field(i, pgs::kQw), quat_of(mul(mul(rot, turn), bodies[static_cast<size_t>(i)].frame.axes)));
+    store_quat(out.data(), pgs::body_field(i, pgs::kQw),
+               quat_of(mul(mul(rot, turn), bodies[static_cast<size_t>(i)].frame.axes)));
     store3(out.data(), pgs::body_field(i, pgs::kVx), v);
     store3(out.data(), pgs::body_field(i, pgs::kWx), rot * omega);
   };
@@ -301,9 +305,12 @@ std::vector<double> pgs_vehicle_state_from_ce(const PgsVehicleParams<double>& p,
     CornerMotion<double> m;
     corner_velocities(g, pose, s[ce::kLcaRate + c], zero, m);
     const DoubleWishboneHardpoints<double>& d = g.design;
-    const V upright_com = pose.lca_ball + pose.upright_rotation * (bodies[static_cast<size_t>(corner_body(c, kUprightBody))].com - d.lca_ball);
-    place(corner_body(c, kLcaBody), pose.lca_com, pose.lca_rotation, m.lca_ball_vel + cross(m.lca_omega, pose.lca_com - pose.lca_ball), m.lca_omega);
-    place(corner_body(c, kUcaBody), pose.uca_com, pose.uca_rotation, m.uca_ball_vel + cross(m.uca_omega, pose.uca_com - pose.uca_ball), m.uca_omega);
+    const V upright_com = pose.lca_ball + pose.upright_rotation *
+                                              (bodies[static_cast<size_t>(corner_body(c, kUprightBody))].com - d.lca_ball);
+    place(corner_body(c, kLcaBody), pose.lca_com, pose.lca_rotation,
+          m.lca_ball_vel + cross(m.lca_omega, pose.lca_com - pose.lca_ball), m.lca_omega);
+    place(corner_body(c, kUcaBody), pose.uca_com, pose.uca_rotation,
+          m.uca_ball_vel + cross(m.uca_omega, pose.uca_com - pose.uca_ball), m.uca_omega);
     place(corner_body(c, kUprightBody), upright_com, pose.upright_rotation,
           m.wheel_centre_vel + cross(m.upright_omega, upright_com - pose.wheel_centre), m.upright_omega);
     place(corner_body(c, kWheelBody), pose.wheel_centre, pose.upright_rotation, m.wheel_centre_vel,
@@ -319,7 +326,9 @@ std::vector<double> pgs_vehicle_state_from_ce(const PgsVehicleParams<double>& p,
 
 namespace {
 template <class T>
-Vec3<T> tv(Vec3<double> v) { return {T(v.x), T(v.y), T(v.z)}; }
+Vec3<T> tv(Vec3<double> v) {
+  return {T(v.x), T(v.y), T(v.z)};
+}
 }  // namespace
 
 template <class T>
@@ -331,22 +340,40 @@ PgsVehicleParams<T> convert_pgs_vehicle_params(const PgsVehicleParams<double>& p
   out.color_count = p.color_count;
   for (int i = 0; i < kBodies; ++i) {
     const pgs::Body<double>& b = p.bodies[i];
-    out.bodies[i] = pgs::Body<T>{T(b.mass), tv<T>(b.inertia), tv<T>(b.inv_inertia), b.kinematic, tv<T>(b.motion_origin),
-                                 tv<T>(b.motion_velocity), tv<T>(b.motion_amplitude), T(b.motion_frequency),
+    out.bodies[i] = pgs::Body<T>{T(b.mass),
+                                 tv<T>(b.inertia),
+                                 tv<T>(b.inv_inertia),
+                                 b.kinematic,
+                                 tv<T>(b.motion_origin),
+                                 tv<T>(b.motion_velocity),
+                                 tv<T>(b.motion_amplitude),
+                                 T(b.motion_frequency),
                                  T(b.motion_phase)};
   }
   for (int j = 0; j < kJoints; ++j) {
     const pgs::Joint<double>& a = p.joints[j];
-    out.joints[j] = pgs::Joint<T>{a.kind, a.body_a, a.body_b, tv<T>(a.anchor_a), tv<T>(a.anchor_b), tv<T>(a.axis_a),
-                                  tv<T>(a.axis_b), tv<T>(a.perp1_a), tv<T>(a.perp2_a),
+    out.joints[j] = pgs::Joint<T>{a.kind,
+                                  a.body_a,
+                                  a.body_b,
+                                  tv<T>(a.anchor_a),
+                                  tv<T>(a.anchor_b),
+                                  tv<T>(a.axis_a),
+                                  tv<T>(a.axis_b),
+                                  tv<T>(a.perp1_a),
+                                  tv<T>(a.perp2_a),
                                   Quat<T>{T(a.reference.w), T(a.reference.x), T(a.reference.y), T(a.reference.z)},
-                                  T(a.length),      a.row_begin,        tv<T>(a.perp1_b),
-                                  T(a.lower),       T(a.upper),         T(a.compliance),
+                                  T(a.length),
+                                  a.row_begin,
+                                  tv<T>(a.perp1_b),
+                                  T(a.lower),
+                                  T(a.upper),
+                                  T(a.compliance),
                                   T(a.damping)};
   }
   for (int c = 0; c < kCorners; ++c) {
     const pgs::Contact<double>& k = p.contacts[c];
-    out.contacts[c] = pgs::Contact<T>{k.body, tv<T>(k.offset), T(k.radius), T(k.friction), T(k.restitution), k.row_begin};
+    out.contacts[c] = pgs::Contact<T>{k.body,        tv<T>(k.offset),  T(k.radius),
+                                      T(k.friction), T(k.restitution), k.row_begin};
     out.spring_on_chassis[c] = tv<T>(p.spring_on_chassis[c]);
     out.spring_on_lca[c] = tv<T>(p.spring_on_lca[c]);
     out.shock_on_chassis[c] = tv<T>(p.shock_on_chassis[c]);
@@ -362,9 +389,10 @@ PgsVehicleParams<T> convert_pgs_vehicle_params(const PgsVehicleParams<double>& p
   }
   for (int k = 0; k <= kMaxRows; ++k) out.color_begin[k] = p.color_begin[k];
   const pgs::Settings<double>& st = p.settings;
-  out.settings = pgs::Settings<T>{st.dimension,      T(st.step),       tv<T>(st.gravity), st.max_iterations,
-                                  T(st.tolerance),   T(st.baumgarte),  T(st.warm_start),  st.cone,
-                                  st.velocity_product_term, T(st.restitution_threshold), st.colored_sweeps};
+  out.settings = pgs::Settings<T>{
+      st.dimension,     T(st.step),       tv<T>(st.gravity), st.max_iterations,        T(st.tolerance),
+      T(st.baumgarte),  T(st.warm_start), st.cone,           st.velocity_product_term, T(st.restitution_threshold),
+      st.colored_sweeps};
   out.ground = pgs::Ground<T>{p.ground.enabled, T(p.ground.height), T(p.ground.bump_start), T(p.ground.bump_length),
                               T(p.ground.bump_height)};
   for (int i = 0; i < 3; ++i)
@@ -393,8 +421,8 @@ double pgs_vehicle_energy(const PgsVehicleParams<double>& p, const TerrainDesc<d
   }
   const BodyMotion<double> chassis = body_motion(s, kChassisBody);
   for (int c = 0; c < kCorners; ++c) {
-    const LineElement<double> spring =
-        line_element(chassis, p.spring_on_chassis[c], body_motion(s, corner_body(c, kLcaBody)), p.spring_on_lca[c]);
+    const LineElement<double> spring = line_element(chassis, p.spring_on_chassis[c],
+                                                    body_motion(s, corner_body(c, kLcaBody)), p.spring_on_lca[c]);
     energy += ce_spring_energy(p.ce.axle[c / 2], spring.length);
     const BodyMotion<double> wheel = body_motion(s, corner_body(c, kWheelBody));
     const double pen = penetration(terrain_query(terrain, wheel.x, origin_x, origin_y), p.ce.tire.unloaded_radius);

@@ -31,9 +31,8 @@ namespace fleetdyn {
 template <class T>
 inline bool same_pgs_solver(const PgsVehicleParams<T>& a, const PgsVehicleParams<T>& b) {
   const int n = a.row_count;
-  return n == b.row_count && a.color_count == b.color_count &&
-         a.settings.max_iterations == b.settings.max_iterations && a.settings.tolerance == b.settings.tolerance &&
-         a.settings.colored_sweeps == b.settings.colored_sweeps &&
+  return n == b.row_count && a.color_count == b.color_count && a.settings.max_iterations == b.settings.max_iterations &&
+         a.settings.tolerance == b.settings.tolerance && a.settings.colored_sweeps == b.settings.colored_sweeps &&
          std::memcmp(a.rows, b.rows, sizeof(pgs::RowInfo) * n) == 0 &&
          std::memcmp(a.sweep_order, b.sweep_order, sizeof(int) * n) == 0 &&
          std::memcmp(a.color_begin, b.color_begin, sizeof(int) * (a.color_count + 1)) == 0;
@@ -72,8 +71,8 @@ class PgsLaneStepper {
       int ready_lead = -1;
       for (int i = 0; i < W; ++i) {
         const pgs::Strided<T> scratch{interleaved_, W, i};
-        ready[i] = live[i] && pgsv::substep_prepare(*params_[i], run[i].terrain, run[i].origin_x, run[i].origin_y,
-                                                    sub, run[i].next, scratch, work_[i]);
+        ready[i] = live[i] && pgsv::substep_prepare(*params_[i], run[i].terrain, run[i].origin_x, run[i].origin_y, sub,
+                                                    run[i].next, scratch, work_[i]);
         if (ready[i] && ready_lead < 0) ready_lead = i;
       }
       if (ready_lead < 0) break;
@@ -94,8 +93,7 @@ class PgsLaneStepper {
       }
       for (int i = 0; i < W; ++i) {
         if (!ready[i]) continue;
-        pgsv::substep_finish(run[i].next, pgs::Strided<T>{interleaved_, W, i}, work_[i], bilateral[i],
-                             complementarity[i]);
+        pgsv::substep_finish(run[i].next, pgs::Strided<T>{interleaved_, W, i}, work_[i], bilateral[i], complementarity[i]);
       }
     }
     for (int i = 0; i < W; ++i) {

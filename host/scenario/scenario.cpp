@@ -13,8 +13,8 @@
 #include <type_traits>
 
 #include "fleetdyn/vehicle.h"
-#include "host/study/study_parse.h"
 #include "host/scenario/yaml_input.h"
+#include "host/study/study_parse.h"
 
 namespace fleetdyn {
 
@@ -28,7 +28,6 @@ ScenarioError::ScenarioError(std::string file, int line, std::string field, cons
 namespace {
 
 using namespace yaml_input;
-
 
 const VehicleParamField* find_param_field(VehicleModel model, const std::string& name) {
   for (const auto& f : model_param_fields(model)) {
@@ -60,8 +59,9 @@ const VehicleParamField& param_field(const Ctx& ctx, VehicleModel model, const Y
     const std::string other = elsewhere ? " (a parameter of the other model; this scenario's model is '" +
                                               std::string(model_name(model)) + "')"
                                         : "";
-    ctx.fail(at, field, "unknown " + std::string(model_name(model)) + " vehicle parameter '" + name + "'" + other +
-                            (hint.empty() ? " (known: " + join(names) + ")" : hint));
+    ctx.fail(at, field,
+             "unknown " + std::string(model_name(model)) + " vehicle parameter '" + name + "'" + other +
+                 (hint.empty() ? " (known: " + join(names) + ")" : hint));
   }
   return *f;
 }
@@ -70,8 +70,8 @@ double param_value(const Ctx& ctx, const YAML::Node& n, const std::string& field
   const double v = ctx.number(n, field);
   if (!(v >= f.min && v <= f.max)) {
     const std::string unit = std::string(f.unit) == "-" ? "" : std::string(" ") + f.unit;
-    ctx.fail(n, field, fmt(v) + " is outside the allowed range [" + fmt(f.min) + ", " + fmt(f.max) + "]" + unit +
-                           " of " + f.name);
+    ctx.fail(n, field,
+             fmt(v) + " is outside the allowed range [" + fmt(f.min) + ", " + fmt(f.max) + "]" + unit + " of " + f.name);
   }
   return v;
 }
@@ -82,8 +82,8 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
     s.preset = ctx.string(*p, "vehicle.preset");
     const auto presets = vehicle_preset_names();
     if (std::find(presets.begin(), presets.end(), s.preset) == presets.end()) {
-      ctx.fail(*p, "vehicle.preset", "unknown vehicle preset '" + s.preset + "' (known: " + join(presets) + ")" +
-                                         suggestion(s.preset, presets));
+      ctx.fail(*p, "vehicle.preset",
+               "unknown vehicle preset '" + s.preset + "' (known: " + join(presets) + ")" + suggestion(s.preset, presets));
     }
   }
   s.params = model_preset(s.params.model(), s.preset);
@@ -91,7 +91,7 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   int overrides_line = 0;
   if (const YAML::Node* o = m.find("overrides")) {
     overrides_line = line_of(*o);
-    if (!o->IsNull()) {  // "overrides:" with nothing under it is an empty set
+    if (!o->IsNull()) {                                      // "overrides:" with nothing under it is an empty set
       const MapReader om(ctx, *o, "vehicle.overrides", {});  // names checked below, with a suggestion
       for (const auto& e : om.entries()) {
         const std::string field = "vehicle.overrides." + e.name;
@@ -123,7 +123,8 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
       const std::string name = ctx.string(name_node, field + ".name");
       const VehicleParamField& f = param_field(ctx, s.params.model(), name_node, field + ".name", name);
       for (const auto& o : s.overrides) {
-        if (o.name == name) ctx.fail(name_node, field + ".name", "'" + name + "' is also set in vehicle.overrides; give it in one place");
+        if (o.name == name)
+          ctx.fail(name_node, field + ".name", "'" + name + "' is also set in vehicle.overrides; give it in one place");
       }
       for (const auto& other : s.sweeps) {
         if (other.name == name) ctx.fail(name_node, field + ".name", "'" + name + "' is swept twice");
@@ -146,9 +147,9 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   }
 }
 
-constexpr size_t kMaxScenarioBytes = size_t{16} << 20;  // a scenario file, read whole
+constexpr size_t kMaxScenarioBytes = size_t{16} << 20;    // a scenario file, read whole
 constexpr size_t kMaxHeightfieldLine = size_t{16} << 20;  // one row of a heightfield file
-constexpr size_t kMaxHeightfieldSamples = 200000000;    // as a rough road's
+constexpr size_t kMaxHeightfieldSamples = 200000000;      // as a rough road's
 
 // std::getline that stops at `cap` characters (false at the end of the input; a longer line sets
 // *too_long), so a file without line ends (a device, a binary file) cannot exhaust memory.
@@ -190,8 +191,9 @@ void load_heightfield(const Ctx& ctx, const YAML::Node& at, const std::string& p
       char* end = nullptr;
       const double h = v.empty() ? 0.0 : std::strtod(v.c_str(), &end);
       if (v.empty() || end != v.c_str() + v.size() || !std::isfinite(h)) {
-        ctx.fail(at, "terrain.file", path + ":" + std::to_string(line_no) + ": column " + std::to_string(col) +
-                                         ": '" + v + "' is not a number");
+        ctx.fail(at, "terrain.file",
+                 path + ":" + std::to_string(line_no) + ": column " + std::to_string(col) + ": '" + v +
+                     "' is not a number");
       }
       row.push_back(h);
     }
@@ -201,8 +203,9 @@ void load_heightfield(const Ctx& ctx, const YAML::Node& at, const std::string& p
     if (nx < 0) {
       nx = static_cast<int>(row.size());
     } else if (static_cast<int>(row.size()) != nx) {
-      ctx.fail(at, "terrain.file", path + ":" + std::to_string(line_no) + ": ragged heightfield: row has " +
-                                       std::to_string(row.size()) + " values, the first row has " + std::to_string(nx));
+      ctx.fail(at, "terrain.file",
+               path + ":" + std::to_string(line_no) + ": ragged heightfield: row has " + std::to_string(row.size()) +
+                   " values, the first row has " + std::to_string(nx));
     }
     t.heightfield.insert(t.heightfield.end(), row.begin(), row.end());
     ++ny;
@@ -211,8 +214,9 @@ void load_heightfield(const Ctx& ctx, const YAML::Node& at, const std::string& p
     }
   }
   if (too_long) {
-    ctx.fail(at, "terrain.file", path + ":" + std::to_string(line_no + 1) + ": line longer than " +
-                                     std::to_string(kMaxHeightfieldLine) + " characters (is it a heightfield CSV file?)");
+    ctx.fail(at, "terrain.file",
+             path + ":" + std::to_string(line_no + 1) + ": line longer than " + std::to_string(kMaxHeightfieldLine) +
+                 " characters (is it a heightfield CSV file?)");
   }
   if (ny == 0) ctx.fail(at, "terrain.file", "heightfield file '" + path + "' has no rows of heights");
   t.desc.hf_nx = nx;
@@ -276,20 +280,23 @@ void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s, bool has
     RoughRoadSettings& r = s.rough_road;
     if (const YAML::Node* n = m.find("class")) {
       const std::string c = ctx.string(*n, "terrain.class");
-      if (c.size() != 1 || c[0] < 'A' || c[0] > 'H') ctx.fail(*n, "terrain.class", "expected an ISO 8608 road class A..H, got '" + c + "'");
+      if (c.size() != 1 || c[0] < 'A' || c[0] > 'H')
+        ctx.fail(*n, "terrain.class", "expected an ISO 8608 road class A..H, got '" + c + "'");
       r.road_class = c[0];
     }
     if (const YAML::Node* n = m.find("roughness")) {
       if (const YAML::Node* c = m.find("class")) {
-        ctx.fail(*n, "terrain.roughness", "gives Gd(n0) directly: give either class (line " + std::to_string(line_of(*c)) +
-                                              ") or roughness, not both");
+        ctx.fail(*n, "terrain.roughness",
+                 "gives Gd(n0) directly: give either class (line " + std::to_string(line_of(*c)) +
+                     ") or roughness, not both");
       }
       r.roughness = ctx.number_in(*n, "terrain.roughness", 1.0e-9, 1.0, "m^3");
     }
     if (const YAML::Node* n = m.find("per_sample")) {
       s.terrain_per_sample = ctx.boolean(*n, "terrain.per_sample");
       if (s.terrain_per_sample && !has_study) {
-        ctx.fail(*n, "terrain.per_sample", "gives each sample of a study its own stretch of the road, but this scenario has no study");
+        ctx.fail(*n, "terrain.per_sample",
+                 "gives each sample of a study its own stretch of the road, but this scenario has no study");
       }
     } else {
       s.terrain_per_sample = has_study;
@@ -300,7 +307,8 @@ void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s, bool has
     r.spacing_x = pos("dx", 10.0, "m", r.spacing_x, false);
     r.spacing_y = pos("dy", 10.0, "m", r.spacing_y, false);
     r.n_max = std::min(r.n_max, 0.35 / r.spacing_x);  // at least ~3 samples per shortest wave
-    if (const YAML::Node* n = m.find("seed")) r.seed = static_cast<uint64_t>(ctx.integer64_in(*n, "terrain.seed", 0, (1LL << 53)));
+    if (const YAML::Node* n = m.find("seed"))
+      r.seed = static_cast<uint64_t>(ctx.integer64_in(*n, "terrain.seed", 0, (1LL << 53)));
     try {
       const double base = d.base_height, mu = d.mu_scale;
       s.terrain = iso8608_road(r);
@@ -328,7 +336,8 @@ void parse_initial(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   if (const YAML::Node* n = m.find("speed")) s.initial.speed = ctx.number_in(*n, "initial.speed", 0.0, 200.0, "m/s");
   if (const YAML::Node* n = m.find("x")) s.initial.x = ctx.number_in(*n, "initial.x", -1.0e7, 1.0e7, "m");
   if (const YAML::Node* n = m.find("y")) s.initial.y = ctx.number_in(*n, "initial.y", -1.0e7, 1.0e7, "m");
-  if (const YAML::Node* n = m.find("yaw_deg")) s.initial_yaw_deg = ctx.number_in(*n, "initial.yaw_deg", -360.0, 360.0, "deg");
+  if (const YAML::Node* n = m.find("yaw_deg"))
+    s.initial_yaw_deg = ctx.number_in(*n, "initial.yaw_deg", -360.0, 360.0, "deg");
   s.initial.yaw = s.initial_yaw_deg * kPi / 180.0;
 }
 
@@ -341,8 +350,9 @@ void parse_maneuver(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
     const YAML::Node row = node[i];
     const std::string field = "maneuver[" + std::to_string(i) + "]";
     if (!row.IsSequence() || row.size() != 4) {
-      ctx.fail(row, field, "expected a row [t, steer, throttle, brake] of 4 numbers, got " +
-                               (row.IsSequence() ? std::to_string(row.size()) + " values" : describe(row)));
+      ctx.fail(row, field,
+               "expected a row [t, steer, throttle, brake] of 4 numbers, got " +
+                   (row.IsSequence() ? std::to_string(row.size()) + " values" : describe(row)));
     }
     auto cell = [&](size_t j) { return field + "[" + std::to_string(j) + "]"; };
     ManeuverPoint p{};
@@ -353,7 +363,8 @@ void parse_maneuver(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
     const double steer = ctx.number(row[1], cell(1));
     if (!(steer >= -1.0 && steer <= 1.0)) ctx.fail(row[1], cell(1), "steer " + fmt(steer) + " is outside [-1, 1]");
     const double throttle = ctx.number(row[2], cell(2));
-    if (!(throttle >= 0.0 && throttle <= 1.0)) ctx.fail(row[2], cell(2), "throttle " + fmt(throttle) + " is outside [0, 1]");
+    if (!(throttle >= 0.0 && throttle <= 1.0))
+      ctx.fail(row[2], cell(2), "throttle " + fmt(throttle) + " is outside [0, 1]");
     const double brake = ctx.number(row[3], cell(3));
     if (!(brake >= 0.0 && brake <= 1.0)) ctx.fail(row[3], cell(3), "brake " + fmt(brake) + " is outside [0, 1]");
     p.steer = steer;
@@ -368,8 +379,9 @@ void parse_maneuver(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
 // `key` is the section's key, where a misplaced section is reported.
 void parse_pgs(const Ctx& ctx, const YAML::Node& key, const YAML::Node& node, Scenario& s) {
   if (!with_model(s.params.model(), [](auto host) { return decltype(host)::kTakesPgsSolver; })) {
-    ctx.fail(key, "pgs", "solver settings of the pgs model, but this scenario's model is '" + s.model +
-                              "' (add 'model: pgs' or remove the section)");
+    ctx.fail(key, "pgs",
+             "solver settings of the pgs model, but this scenario's model is '" + s.model +
+                 "' (add 'model: pgs' or remove the section)");
   }
   const MapReader m(ctx, node, "pgs", {"iterations", "baumgarte", "warm_start", "wheel_contact", "friction_cone"});
   PgsVehicleDef& p = s.pgs;
@@ -382,8 +394,8 @@ void parse_pgs(const Ctx& ctx, const YAML::Node& key, const YAML::Node& node, Sc
     p.wheel_contact = v == "rows" ? pgsv::WheelContact::Rows : pgsv::WheelContact::Tire;
     // The rigid wheels' ground is a plane (host/pgs/pgs_vehicle.cpp): say so here, at the key.
     if (p.wheel_contact == pgsv::WheelContact::Rows && s.terrain.desc.kind != TerrainKind::Flat) {
-      ctx.fail(*n, "pgs.wheel_contact", "rows (rigid wheels) needs terrain type flat, this scenario's terrain is '" +
-                                            s.terrain_type + "'");
+      ctx.fail(*n, "pgs.wheel_contact",
+               "rows (rigid wheels) needs terrain type flat, this scenario's terrain is '" + s.terrain_type + "'");
     }
   }
   if (const YAML::Node* n = m.find("friction_cone")) {
@@ -391,7 +403,8 @@ void parse_pgs(const Ctx& ctx, const YAML::Node& key, const YAML::Node& node, Sc
     ctx.require_one_of(*n, "pgs.friction_cone", v, {"circular", "pyramid"}, "friction cone");
     // Only the rigid wheels have friction rows; with the tire it would be silently ignored.
     if (p.wheel_contact != pgsv::WheelContact::Rows) {
-      ctx.fail(*n, "pgs.friction_cone", "applies to the rigid wheels' friction rows: give it with 'wheel_contact: rows'");
+      ctx.fail(*n, "pgs.friction_cone",
+               "applies to the rigid wheels' friction rows: give it with 'wheel_contact: rows'");
     }
     p.cone = v == "pyramid" ? pgs::FrictionCone::Pyramid : pgs::FrictionCone::Circular;
   }
@@ -453,13 +466,14 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw ScenarioError(path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
-                        "YAML syntax error: " + e.msg + (e.mark.column >= 0 ? " (column " + std::to_string(e.mark.column + 1) + ")" : ""));
+                        "YAML syntax error: " + e.msg +
+                            (e.mark.column >= 0 ? " (column " + std::to_string(e.mark.column + 1) + ")" : ""));
   }
   if (root.IsNull()) ctx.fail(1, "", "the scenario is empty (expected at least 'duration')");
   const MapReader top(ctx, root, "",
                       {"name", "model", "vehicle", "terrain", "initial", "maneuver", "vehicles", "duration", "step",
-                       "substeps", "contact_requery", "precision", "backend", "cpu_threads", "output", "study", "driver",
-                       "capsize_roll_deg", "pgs"});
+                       "substeps", "contact_requery", "precision", "backend", "cpu_threads", "output", "study",
+                       "driver", "capsize_roll_deg", "pgs"});
 
   s.name = std::filesystem::path(path).stem().string();
   if (const YAML::Node* n = top.find("name")) s.name = ctx.string(*n, "name");
@@ -490,7 +504,9 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   }
   if (const YAML::Node* n = top.find("driver")) {
     if (const YAML::Node* t = top.find("maneuver")) {
-      ctx.fail(*t, "maneuver", "a scenario has either a maneuver table or a driver (line " + std::to_string(line_of(*n)) + "), not both");
+      ctx.fail(*t, "maneuver",
+               "a scenario has either a maneuver table or a driver (line " + std::to_string(line_of(*n)) +
+                   "), not both");
     }
     s.driver = parse_driver(ctx, *n, s.initial);
   }
@@ -510,7 +526,8 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   if (const YAML::Node* n = top.find("step")) {
     s.step = ctx.positive(*n, "step", 0.1, "s");
     if (s.duration < 0.5 * s.step) {
-      ctx.fail(top.require("duration"), "duration", fmt(s.duration) + " s is shorter than one step (" + fmt(s.step) + " s)");
+      ctx.fail(top.require("duration"), "duration",
+               fmt(s.duration) + " s is shorter than one step (" + fmt(s.step) + " s)");
     }
     double limit = 1.0;  // largest stable RK4 substep over the parameter extremes [s]
     for (const auto& p : extremes) limit = std::min(limit, model_step_analysis(p).rk4_stable_step);
@@ -525,14 +542,17 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
     for (const auto& p : extremes) s.step = std::min(s.step, model_step_analysis(p).default_step);
     s.step_is_default = true;
     if (s.duration < 0.5 * s.step) {
-      ctx.fail(top.require("duration"), "duration", fmt(s.duration) + " s is shorter than one step (" + fmt(s.step) + " s)");
+      ctx.fail(top.require("duration"), "duration",
+               fmt(s.duration) + " s is shorter than one step (" + fmt(s.step) + " s)");
     }
   }
   if (const YAML::Node* n = top.find("contact_requery")) {
     s.contact_requery = ctx.boolean(*n, "contact_requery");
-    if (!s.contact_requery && !with_model(s.params.model(), [](auto host) { return decltype(host)::kContactRequeryOptional; })) {
-      ctx.fail(*n, "contact_requery", std::string("false is a strut option: the ") + model_name(s.params.model()) +
-                                          " model queries the terrain at every stage");
+    if (!s.contact_requery &&
+        !with_model(s.params.model(), [](auto host) { return decltype(host)::kContactRequeryOptional; })) {
+      ctx.fail(*n, "contact_requery",
+               std::string("false is a strut option: the ") + model_name(s.params.model()) +
+                   " model queries the terrain at every stage");
     }
   }
   // A named choice: the parser's message (naming the allowed values) at the key's line.
@@ -548,12 +568,15 @@ Scenario parse_scenario(const std::string& text, const std::string& path) {
   };
   choice("precision", parse_precision, s.precision);
   choice("backend", parse_backend, s.backend);
-  if (const YAML::Node* n = top.find("cpu_threads")) s.cpu_threads = ctx.integer_in(*n, "cpu_threads", 0, kMaxCpuThreads);
+  if (const YAML::Node* n = top.find("cpu_threads"))
+    s.cpu_threads = ctx.integer_in(*n, "cpu_threads", 0, kMaxCpuThreads);
   if (const YAML::Node* n = top.find("capsize_roll_deg")) {
     s.capsize_roll_deg = ctx.number_in(*n, "capsize_roll_deg", 0.0, 180.0, "deg");
     if (s.capsize_roll_deg > 0.0 && s.capsize_roll_deg < 30.0) {
-      ctx.fail(*n, "capsize_roll_deg", fmt(s.capsize_roll_deg) + " deg would freeze vehicles that are only leaning in a "
-                                       "turn; give at least 30 (default 80), or 0 for never");
+      ctx.fail(*n, "capsize_roll_deg",
+               fmt(s.capsize_roll_deg) +
+                   " deg would freeze vehicles that are only leaning in a "
+                   "turn; give at least 30 (default 80), or 0 for never");
     }
   }
   s.output = "out/" + s.name;
@@ -573,7 +596,8 @@ Scenario load_scenario(const std::string& path) {
   }
   if (in.bad()) throw ScenarioError(path, 0, "", "cannot read scenario file");
   if (text.size() > kMaxScenarioBytes) {
-    throw ScenarioError(path, 0, "", "is larger than " + std::to_string(kMaxScenarioBytes >> 20) + " MiB: not a scenario file");
+    throw ScenarioError(path, 0, "",
+                        "is larger than " + std::to_string(kMaxScenarioBytes >> 20) + " MiB: not a scenario file");
   }
   return parse_scenario(text, path);
 }

@@ -112,44 +112,44 @@ struct Scenario {
   std::string text;  // the file's original text (echoed into summary.json)
 
   std::string name;
-  std::string model = "strut";          // as written; params.model() is the parsed value
+  std::string model = "strut";  // as written; params.model() is the parsed value
   std::string preset = "hmmwv";
   std::vector<ParamOverride> overrides;  // file order
   std::vector<ParamSweep> sweeps;
-  ModelParams params{};                  // preset + overrides, finalized (sweeps not applied)
+  ModelParams params{};  // preset + overrides, finalized (sweeps not applied)
 
   std::string terrain_type = "flat";
-  std::string heightfield_file;          // as written in the scenario
-  std::string heightfield_path;          // resolved against the scenario's folder
-  TerrainSpec terrain;                   // ready for the Batch (heightfield loaded)
-  double terrain_slope_deg = 0.0;        // plane: as written (terrain.desc holds radians)
+  std::string heightfield_file;    // as written in the scenario
+  std::string heightfield_path;    // resolved against the scenario's folder
+  TerrainSpec terrain;             // ready for the Batch (heightfield loaded)
+  double terrain_slope_deg = 0.0;  // plane: as written (terrain.desc holds radians)
   double terrain_bank_deg = 0.0;
-  RoughRoadSettings rough_road;          // rough_road: the ISO 8608 road's settings
-  bool terrain_per_sample = false;       // rough_road in a study: each sample on its own stretch
+  RoughRoadSettings rough_road;     // rough_road: the ISO 8608 road's settings
+  bool terrain_per_sample = false;  // rough_road in a study: each sample on its own stretch
 
-  InitialCondition initial;              // yaw in radians
+  InitialCondition initial;  // yaw in radians
   double initial_yaw_deg = 0.0;
   Maneuver maneuver;
-  DriverSpec driver;                     // the `driver:` section (kind Table: the maneuver table)
+  DriverSpec driver;  // the `driver:` section (kind Table: the maneuver table)
 
   int vehicles = 1;
-  double duration = 0.0;                 // [s]
-  double step = 0.0;                     // [s] (filled with the default when not given)
+  double duration = 0.0;  // [s]
+  double step = 0.0;      // [s] (filled with the default when not given)
   bool step_is_default = false;
   int substeps = 1;
   bool contact_requery = true;
   Precision precision = Precision::Fp64;
   BackendKind backend = BackendKind::Auto;
   int cpu_threads = 0;
-  double capsize_roll_deg = 80.0;        // [deg] BatchOptions::capsize_roll; 0 = never
-  std::string output;                    // folder
+  double capsize_roll_deg = 80.0;  // [deg] BatchOptions::capsize_roll; 0 = never
+  std::string output;              // folder
 
-  study::StudySpec study;                // the `study:` section (study.enabled: present)
+  study::StudySpec study;  // the `study:` section (study.enabled: present)
   // The `pgs:` section (model pgs): the solver settings of every vehicle, PgsVehicleDef's defaults
   // where not given (its `vehicle` is unused: params and the sweeps give each vehicle's).
   PgsVehicleDef pgs;
 
-  std::vector<std::string> warnings;     // e.g. a step beyond the RK4 stability limit
+  std::vector<std::string> warnings;  // e.g. a step beyond the RK4 stability limit
 };
 
 // Reads and validates a scenario file. Throws ScenarioError.

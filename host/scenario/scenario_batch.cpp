@@ -8,14 +8,13 @@
 
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/core/math.h"
+#include "host/batch/vehicle_models.h"
 #include "host/scenario/scenario.h"
 #include "host/scenario/scenario_driver.h"
-#include "host/batch/vehicle_models.h"
 
 namespace fleetdyn {
 
 namespace {
-
 
 // One finalized parameter set per vehicle with the swept values.
 template <class Host>
@@ -90,8 +89,6 @@ Batch scenario_batch(const Scenario& s) {
   return batch;
 }
 
-long long scenario_step_count(const Scenario& s) {
-  return std::max<long long>(1, std::llround(s.duration / s.step));
-}
+long long scenario_step_count(const Scenario& s) { return std::max<long long>(1, std::llround(s.duration / s.step)); }
 
 }  // namespace fleetdyn

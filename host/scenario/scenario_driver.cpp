@@ -11,7 +11,6 @@ using namespace yaml_input;
 
 namespace {
 
-
 // A path given along +x from the origin, moved to start at the initial pose.
 Path placed(Path p, const InitialCondition& at) {
   const double c = std::cos(at.yaw), s = std::sin(at.yaw);
@@ -36,9 +35,9 @@ DriverSpec parse_driver(const Ctx& ctx, const YAML::Node& node, const InitialCon
   d.type = type;
   std::vector<std::string> allowed = {"type"};
   if (type == "path") {
-    allowed.insert(allowed.end(), {"path", "speed", "radius", "left", "vehicle_width", "points", "closed", "tracker",
-                                   "lookahead_base", "lookahead_gain", "stanley_gain", "stanley_softening",
-                                   "max_steer_rate", "speed_kp", "speed_ki"});
+    allowed.insert(allowed.end(),
+                   {"path", "speed", "radius", "left", "vehicle_width", "points", "closed", "tracker", "lookahead_base",
+                    "lookahead_gain", "stanley_gain", "stanley_softening", "max_steer_rate", "speed_kp", "speed_ki"});
   } else {
     allowed.insert(allowed.end(), {"amplitude", "rate", "start_time", "throttle", "throttle_before", "brake"});
     if (type == "fishhook") allowed.insert(allowed.end(), {"hold", "roll_rate_threshold_deg"});
@@ -72,14 +71,16 @@ DriverSpec parse_driver(const Ctx& ctx, const YAML::Node& node, const InitialCon
     only_for("points", "points");
     only_for("closed", "points");
     if (d.path_shape == "points") {
-      if (m.find("speed")) ctx.fail(*m.find("speed"), "driver.speed", "path: points gives each point its speed ([x, y, speed])");
+      if (m.find("speed"))
+        ctx.fail(*m.find("speed"), "driver.speed", "path: points gives each point its speed ([x, y, speed])");
       const YAML::Node& pts = m.require("points");
       if (!pts.IsSequence() || pts.size() < 2) ctx.fail(pts, "driver.points", "expected at least 2 rows [x, y, speed]");
       for (size_t i = 0; i < pts.size(); ++i) {
         const std::string field = "driver.points[" + std::to_string(i) + "]";
         const YAML::Node row = pts[i];
         if (!row.IsSequence() || row.size() != 3) ctx.fail(row, field, "expected a row [x, y, speed] of 3 numbers");
-        const PathPoint p{ctx.number_in(row[0], field + "[0]", -1.0e7, 1.0e7, "m"), ctx.number_in(row[1], field + "[1]", -1.0e7, 1.0e7, "m"),
+        const PathPoint p{ctx.number_in(row[0], field + "[0]", -1.0e7, 1.0e7, "m"),
+                          ctx.number_in(row[1], field + "[1]", -1.0e7, 1.0e7, "m"),
                           ctx.number_in(row[2], field + "[2]", 0.0, 200.0, "m/s")};
         if (!d.path.points.empty() && p.x == d.path.points.back().x && p.y == d.path.points.back().y) {
           ctx.fail(row, field, "repeats the previous point");
@@ -144,7 +145,9 @@ void apply_driver(Batch& batch, const DriverSpec& spec, const Maneuver& table, c
   switch (spec.kind) {
     case DriverSpec::Kind::Table: batch.set_maneuvers({table}); break;
     case DriverSpec::Kind::Path: batch.set_path_driver({spec.path}, {}, {spec.settings}); break;
-    case DriverSpec::Kind::Program: batch.set_steer_program(programs.empty() ? std::vector<SteerProgram>{spec.program} : programs); break;
+    case DriverSpec::Kind::Program:
+      batch.set_steer_program(programs.empty() ? std::vector<SteerProgram>{spec.program} : programs);
+      break;
   }
 }
 

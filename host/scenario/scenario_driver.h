@@ -43,11 +43,11 @@ struct Ctx;
 
 struct DriverSpec {
   enum class Kind { Table, Path, Program };
-  Kind kind = Kind::Table;        // Table: the scenario's `maneuver` table
-  std::string type = "table";     // as written
-  std::string path_shape;         // circle | iso3888_1 | iso3888_2 | points
-  double vehicle_width = 0.0;     // [m] iso3888_2's vehicle_width (0: not given)
-  Path path;                      // in world coordinates
+  Kind kind = Kind::Table;     // Table: the scenario's `maneuver` table
+  std::string type = "table";  // as written
+  std::string path_shape;      // circle | iso3888_1 | iso3888_2 | points
+  double vehicle_width = 0.0;  // [m] iso3888_2's vehicle_width (0: not given)
+  Path path;                   // in world coordinates
   PathDriverSettings settings;
   SteerProgram program;
 };

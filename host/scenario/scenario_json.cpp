@@ -70,9 +70,16 @@ json scenario_json(const Scenario& s) {
     driver["tracker"] = dr.settings.tracker == PathTracker::Stanley ? "stanley" : "pure_pursuit";
   } else if (dr.kind == DriverSpec::Kind::Program) {
     const SteerProgram& p = dr.program;
-    driver.update({{"amplitude", p.amplitude}, {"rate", p.rate}, {"start_time", p.start_time}, {"hold", p.hold},
-                   {"frequency", p.frequency}, {"dwell", p.dwell}, {"roll_rate_threshold_rad_per_s", p.roll_rate_threshold},
-                   {"throttle", p.throttle}, {"throttle_before", p.throttle_before}, {"brake", p.brake}});
+    driver.update({{"amplitude", p.amplitude},
+                   {"rate", p.rate},
+                   {"start_time", p.start_time},
+                   {"hold", p.hold},
+                   {"frequency", p.frequency},
+                   {"dwell", p.dwell},
+                   {"roll_rate_threshold_rad_per_s", p.roll_rate_threshold},
+                   {"throttle", p.throttle},
+                   {"throttle_before", p.throttle_before},
+                   {"brake", p.brake}});
   }
   j["driver"] = driver;
   j["vehicles"] = s.vehicles;
@@ -89,7 +96,9 @@ json scenario_json(const Scenario& s) {
   if (with_model(s.params.model(), [](auto host) { return decltype(host)::kTakesPgsSolver; })) {
     const PgsVehicleDef& p = s.pgs;
     const bool rows = p.wheel_contact == pgsv::WheelContact::Rows;
-    json solver = {{"iterations", p.iterations}, {"baumgarte", p.baumgarte}, {"warm_start", p.warm_start},
+    json solver = {{"iterations", p.iterations},
+                   {"baumgarte", p.baumgarte},
+                   {"warm_start", p.warm_start},
                    {"wheel_contact", rows ? "rows" : "tire"}};
     // As the scenario takes it: the cone only with the rigid wheels' friction rows.
     if (rows) solver["friction_cone"] = p.cone == pgs::FrictionCone::Pyramid ? "pyramid" : "circular";

@@ -15,12 +15,12 @@
 
 namespace fleetdyn::yaml_input {
 
-std::string fmt(double v);                                  // 10 significant digits
-std::string join(const std::vector<std::string>& names);    // "a, b, c"
+std::string fmt(double v);                                // 10 significant digits
+std::string join(const std::vector<std::string>& names);  // "a, b, c"
 // " (did you mean 'x'?)" for the closest name within a small edit distance, else "".
 std::string suggestion(const std::string& name, const std::vector<std::string>& known);
-int line_of(const YAML::Node& n);                           // 1-based, 0 when unknown
-std::string describe(const YAML::Node& n);                  // "a list", "'abc'", ...
+int line_of(const YAML::Node& n);           // 1-based, 0 when unknown
+std::string describe(const YAML::Node& n);  // "a list", "'abc'", ...
 
 // Parse context: the file name for messages and the throwing helpers.
 struct Ctx {
@@ -110,17 +110,19 @@ class MapReader {
   MapReader(const Ctx& ctx, const YAML::Node& node, std::string field, const std::vector<std::string>& allowed,
             const std::string& context = "")
       : ctx_(ctx), node_(node), field_(std::move(field)) {
-    if (!node.IsMap()) ctx.fail(node, field_.empty() ? "scenario" : field_, "expected a mapping of keys, got " + describe(node));
+    if (!node.IsMap())
+      ctx.fail(node, field_.empty() ? "scenario" : field_, "expected a mapping of keys, got " + describe(node));
     for (auto it = node.begin(); it != node.end(); ++it) {
       const YAML::Node key = it->first;
       if (!key.IsScalar()) ctx.fail(key, field_.empty() ? "scenario" : field_, "keys must be plain names");
       const std::string name = key.Scalar();
       if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
-        ctx.fail(key, path(name), "unknown key '" + name + "'" + context + " (allowed: " + join(allowed) + ")" +
-                                      suggestion(name, allowed));
+        ctx.fail(key, path(name),
+                 "unknown key '" + name + "'" + context + " (allowed: " + join(allowed) + ")" + suggestion(name, allowed));
       }
       for (const auto& e : entries_) {
-        if (e.name == name) ctx.fail(key, path(name), "duplicate key (first on line " + std::to_string(line_of(e.key)) + ")");
+        if (e.name == name)
+          ctx.fail(key, path(name), "duplicate key (first on line " + std::to_string(line_of(e.key)) + ")");
       }
       entries_.push_back({name, key, it->second});
     }
@@ -152,6 +154,5 @@ class MapReader {
   std::string field_;
   std::vector<Entry> entries_;
 };
-
 
 }  // namespace fleetdyn::yaml_input

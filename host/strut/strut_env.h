@@ -51,7 +51,8 @@ struct StrutEnv {
         const ParamRandomization& pr = set[r];
         const auto [lo, hi] = env_checks::checked_draw_range<StrutHost>(pr, r, bases[b], b, bases.size());
         const bool low_is_worse = pr.name == "total_mass" || pr.name == "cg_height";
-        const bool high_is_worse = pr.name == "unsprung_mass_front" || pr.name == "unsprung_mass_rear" || pr.name == "tire.unloaded_radius";
+        const bool high_is_worse = pr.name == "unsprung_mass_front" || pr.name == "unsprung_mass_rear" ||
+                                   pr.name == "tire.unloaded_radius";
         if (low_is_worse) *vehicle_param_ptr(worst, pr.name) = lo;
         if (high_is_worse) *vehicle_param_ptr(worst, pr.name) = hi;
       }

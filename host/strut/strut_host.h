@@ -16,23 +16,23 @@
 
 namespace fleetdyn {
 
-struct StrutEnv;  // host/strut/strut_env.h
+struct StrutEnv;    // host/strut/strut_env.h
 struct StrutBench;  // host/strut/strut_bench.h
 
-inline constexpr RigidStateLayout strut_rigid_state{strut::kPos, strut::kQuat, strut::kVel, strut::kOmega,
-                                                  strut::kWheelSpin, false};
+inline constexpr RigidStateLayout strut_rigid_state{strut::kPos,   strut::kQuat,      strut::kVel,
+                                                    strut::kOmega, strut::kWheelSpin, false};
 
 struct StrutHost {
   static constexpr VehicleModel kModel = VehicleModel::Strut;
-  using Model = StrutModel;              // kernel traits (physics/strut/strut_batch.h)
-  using Params = StrutParams<double>;  // the parameters named in scenarios and results.csv
-  using Def = Params;                    // what Batch's constructor takes per vehicle
+  using Model = StrutModel;                                      // kernel traits (physics/strut/strut_batch.h)
+  using Params = StrutParams<double>;                            // the parameters named in scenarios and results.csv
+  using Def = Params;                                            // what Batch's constructor takes per vehicle
   static constexpr const char* kParamsTypeName = "StrutParams";  // Params in the Python API
   static constexpr int kStateSize = kStrutStateSize;
   static constexpr bool kContactRequeryOptional = true;  // BatchOptions::requery_contact = false allowed
   static constexpr bool kHasEnv = true;                  // a vector env (fleetdyn/vector_env.h)
-  using Env = StrutEnv;      // its vector env support (host/strut/strut_env.h)
-  using Bench = StrutBench;  // `fleetdyn bench` (host/strut/strut_bench.h)
+  using Env = StrutEnv;                                  // its vector env support (host/strut/strut_env.h)
+  using Bench = StrutBench;                              // `fleetdyn bench` (host/strut/strut_bench.h)
   static constexpr bool kTakesPgsSolver = false;         // a scenario's `pgs:` section
 
   // ---- parameters by name (scenarios, studies, `fleetdyn params`) ----
@@ -49,7 +49,9 @@ struct StrutHost {
   // The tire, driveline and brakes every model shares.
   static const VehicleCommon<double>& common(const Params& p) { return p; }
   template <class T>
-  static typename Model::template Params<T> to_precision(const Params& p) { return convert_params<T>(p); }
+  static typename Model::template Params<T> to_precision(const Params& p) {
+    return convert_params<T>(p);
+  }
   // A batch's vehicles from their parameter sets (the pgs solver settings do not apply).
   static std::vector<Def> batch_defs(std::vector<Params> p, const PgsVehicleDef&) { return p; }
   // Vehicle v's parameters as a batch holds them.

@@ -25,8 +25,8 @@ namespace fleetdyn {
 // own descriptor when the vehicles vary the terrain (TerrainDesc::per_lane; a variation never
 // changes the kind, and flat ground has nothing to vary).
 template <class T, int W>
-inline TerrainContact<Lanes<T, W>> terrain_query(const TerrainDesc<T>& t, Vec3<Lanes<T, W>> local,
-                                                 Lanes<T, W> origin_x, Lanes<T, W> origin_y) {
+inline TerrainContact<Lanes<T, W>> terrain_query(const TerrainDesc<T>& t, Vec3<Lanes<T, W>> local, Lanes<T, W> origin_x,
+                                                 Lanes<T, W> origin_y) {
   using L = Lanes<T, W>;
   if (t.kind == TerrainKind::Flat) {
     return TerrainContact<L>{local.z - L(t.base_height), Vec3<L>{L(T(0)), L(T(0)), L(T(1))}, L(t.mu_scale)};
@@ -83,8 +83,7 @@ class StrutLaneStepper {
   StrutLaneStepper(const StrutLaneStepper&) = delete;  // terrain_ may point into this object
   StrutLaneStepper& operator=(const StrutLaneStepper&) = delete;
 
-  void step(const StrutBatchView<T>& b, Run* run, const bool* live, const DriverInput<T>* input,
-            MetricSample<T>* sample) {
+  void step(const StrutBatchView<T>& b, Run* run, const bool* live, const DriverInput<T>* input, MetricSample<T>* sample) {
     L s[kStrutStateSize], next[kStrutStateSize], origin_x, origin_y;
     DriverInput<L> lanes_input;
     for (int i = 0; i < W; ++i) {

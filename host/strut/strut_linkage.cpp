@@ -70,7 +70,8 @@ void tabulate_strut_linkage(const CeSuspension<double>& s, StrutParams<double>& 
     const double travel_min = -(front ? p.rebound_travel_front : p.rebound_travel_rear) - kLinkageTravelMargin;
     const double travel_max = (front ? p.bump_travel_front : p.bump_travel_rear) + kLinkageTravelMargin;
     if (!(std::isfinite(travel_min) && std::isfinite(travel_max) && travel_min < 0.0 && travel_max > 0.0)) {
-      throw Error(where + ": travel range [" + num(travel_min) + ", " + num(travel_max) + "] m must contain the design position 0");
+      throw Error(where + ": travel range [" + num(travel_min) + ", " + num(travel_max) +
+                  "] m must contain the design position 0");
     }
     const double mid = 0.5 * (travel_min + travel_max), half = 0.5 * (travel_max - travel_min);
     const CornerPose<double> design = corner_kinematics(s, corner, 0.0, 0.0).pose;
@@ -86,11 +87,15 @@ void tabulate_strut_linkage(const CeSuspension<double>& s, StrutParams<double>& 
       }
       const CornerPose<double> pose = corner_kinematics(s, corner, lca, 0.0).pose;
       // The right corner must be the mirror image (the curves are stored once per axle).
-      const CornerPose<double> right = corner_kinematics(s, corner + 1, lca_angle_for_travel(s, corner + 1, travel, 0.0), 0.0).pose;
+      const CornerPose<double> right = corner_kinematics(s, corner + 1, lca_angle_for_travel(s, corner + 1, travel, 0.0), 0.0)
+                                           .pose;
       const CornerPose<double> right_design = corner_kinematics(s, corner + 1, 0.0, 0.0).pose;
-      const double asymmetry = std::fabs(right.wheel_centre.x - right_design.wheel_centre.x - (pose.wheel_centre.x - design.wheel_centre.x)) +
-                               std::fabs(right.wheel_centre.y - right_design.wheel_centre.y + (pose.wheel_centre.y - design.wheel_centre.y)) +
-                               std::fabs(right.spin_axis.z + pose.spin_axis.z) + std::fabs(right.spin_axis.x + pose.spin_axis.x) +
+      const double asymmetry = std::fabs(right.wheel_centre.x - right_design.wheel_centre.x -
+                                         (pose.wheel_centre.x - design.wheel_centre.x)) +
+                               std::fabs(right.wheel_centre.y - right_design.wheel_centre.y +
+                                         (pose.wheel_centre.y - design.wheel_centre.y)) +
+                               std::fabs(right.spin_axis.z + pose.spin_axis.z) +
+                               std::fabs(right.spin_axis.x + pose.spin_axis.x) +
                                std::fabs(right.spring_length - pose.spring_length);
       if (!(asymmetry < 1e-9)) {
         throw Error(where + ": the right corner is not the left's mirror image at travel " + num(travel) +
@@ -155,8 +160,9 @@ void tabulate_strut_linkage(const CeSuspension<double>& s, StrutParams<double>& 
     const double right = heading(1, pitman) - toe0[1] - mean_angle(pitman);
     const double mirrored = -linkage_curve(front.steer_offset, -d, 0.0, 1.0).value;
     if (!(std::fabs(right - mirrored) < deg_to_rad(0.02))) {
-      throw Error("strut linkage: the right front wheel's steering is not the left's mirror image (the strut's "
-                  "Ackermann curve is stored once)");
+      throw Error(
+          "strut linkage: the right front wheel's steering is not the left's mirror image (the strut's "
+          "Ackermann curve is stored once)");
     }
   }
   p.linkage.tabulated = 1.0;

@@ -32,7 +32,7 @@ StrutParams<double> build_hmmwv_params() {
   const double corner_all = kSpindleMass + kUprightMass + kUcaMass + kLcaMass + kRimMass + kTireMass;
   const double unsprung = kSpindleMass + kUprightMass + kRimMass + kTireMass + 0.5 * (kUcaMass + kLcaMass);
   p.total_mass = kChassisMass + 4.0 * corner_all + kSteeringMass;  // 2573.1 kg
-  p.unsprung_mass_front = unsprung;                                   // 105.4 kg
+  p.unsprung_mass_front = unsprung;                                // 105.4 kg
   p.unsprung_mass_rear = unsprung;
   // Chrono's chassis inertia about its COM; the arm halves and steering (65 kg near the axles)
   // are left out of the inertia (they would add about 6 % to Iyy and Izz).
@@ -42,8 +42,8 @@ StrutParams<double> build_hmmwv_params() {
   // Body COM: chassis COM at x = 0.056 in the chassis frame, shifted 1.4 mm forward by the
   // steering; wheel centres at x = +1.688965 - 0.040386 (front), -1.688965 + 0.035560 (rear).
   const double body_com_x = 0.0574;
-  p.cg_to_front_axle = 1.688965 - 0.040386 - body_com_x;   // 1.5912 m
-  p.cg_to_rear_axle = 1.688965 - 0.035560 + body_com_x;    // 1.7108 m
+  p.cg_to_front_axle = 1.688965 - 0.040386 - body_com_x;  // 1.5912 m
+  p.cg_to_rear_axle = 1.688965 - 0.035560 + body_com_x;   // 1.7108 m
   p.track_front = 2.0 * 0.909701;
   p.track_rear = 2.0 * 0.909701;
   // Chassis frame origin sits 0.026289 m above the wheel centres, which stand at the loaded
@@ -52,8 +52,8 @@ StrutParams<double> build_hmmwv_params() {
   p.cg_height = 0.687;
   p.wheel_spin_inertia = 6.69 + 0.6243 + 0.07352;  // tire + rim + spindle about the spin axis
   // Linear spring rates (the preset whose static position is the design position).
-  p.wheel_rate_front = 167062.0 * kSpringMotionRatio * kSpringMotionRatio;   // 37.6 kN/m
-  p.wheel_rate_rear = 369149.0 * kSpringMotionRatio * kSpringMotionRatio;    // 83.1 kN/m
+  p.wheel_rate_front = 167062.0 * kSpringMotionRatio * kSpringMotionRatio;  // 37.6 kN/m
+  p.wheel_rate_rear = 369149.0 * kSpringMotionRatio * kSpringMotionRatio;   // 83.1 kN/m
   // Midstroke shock rates at the wheel.
   const double mrf2 = kShockMotionRatioFront * kShockMotionRatioFront;
   const double mrr2 = kShockMotionRatioRear * kShockMotionRatioRear;
@@ -142,7 +142,8 @@ void check_strut_options(const StrutParams<double>& p) {
   const char* which = p.linkage_geometry != 0.0 ? "linkage_geometry" : "progressive_spring";
   if (p.linkage.tabulated != 1.0) {
     throw Error(std::string(which) +
-                " = 1 needs the linkage curves of a suspension design (tabulate_strut_linkage); this vehicle has none: set it to 0");
+                " = 1 needs the linkage curves of a suspension design (tabulate_strut_linkage); this vehicle has none: "
+                "set it to 0");
   }
   for (int axle = 0; axle < 2; ++axle) {
     const AxleLinkage<double>& link = p.linkage.axle[axle];
@@ -154,12 +155,12 @@ void check_strut_options(const StrutParams<double>& p) {
     const std::string range = std::string(" the linkage of the ") + (front ? "front" : "rear") +
                               " axle is tabulated over [" + number(low) + ", " + number(high) + "] m of travel";
     if (!(bump <= high)) {
-      throw Error(std::string(front ? "bump_travel_front" : "bump_travel_rear") + " = " +
-                  number(bump) + " m: beyond the reach of the linkage;" + range);
+      throw Error(std::string(front ? "bump_travel_front" : "bump_travel_rear") + " = " + number(bump) +
+                  " m: beyond the reach of the linkage;" + range);
     }
     if (!(-rebound >= low)) {
-      throw Error(std::string(front ? "rebound_travel_front" : "rebound_travel_rear") + " = " +
-                  number(rebound) + " m: beyond the reach of the linkage;" + range);
+      throw Error(std::string(front ? "rebound_travel_front" : "rebound_travel_rear") + " = " + number(rebound) +
+                  " m: beyond the reach of the linkage;" + range);
     }
   }
 }

@@ -40,24 +40,29 @@ void check_length(const std::string& what, size_t actual, int64_t expected, cons
 void validate(const StudyReport& r, const ReportOptions& o) {
   if (r.sample_count < 0) throw Error("report: sample_count is negative (" + std::to_string(r.sample_count) + ")");
   if (!r.sample_ids.empty()) check_length("sample_ids", r.sample_ids.size(), r.sample_count, "sample_count");
-  for (const ReportColumn& c : r.parameters) check_length("parameter '" + c.name + "'", c.values.size(), r.sample_count, "sample_count");
-  for (const ReportColumn& c : r.metrics) check_length("metric '" + c.name + "'", c.values.size(), r.sample_count, "sample_count");
-  for (const ReportEvent& e : r.events) check_length("event '" + e.name + "'", e.occurred.size(), r.sample_count, "sample_count");
+  for (const ReportColumn& c : r.parameters)
+    check_length("parameter '" + c.name + "'", c.values.size(), r.sample_count, "sample_count");
+  for (const ReportColumn& c : r.metrics)
+    check_length("metric '" + c.name + "'", c.values.size(), r.sample_count, "sample_count");
+  for (const ReportEvent& e : r.events)
+    check_length("event '" + e.name + "'", e.occurred.size(), r.sample_count, "sample_count");
   for (const ReportTrace& t : r.worst_cases)
     for (const ReportColumn& c : t.channels)
-      check_length("worst-case trace of sample " + std::to_string(t.sample) + ", channel '" + c.name + "'", c.values.size(),
-                   static_cast<int64_t>(t.time.size()), "its time points");
+      check_length("worst-case trace of sample " + std::to_string(t.sample) + ", channel '" + c.name + "'",
+                   c.values.size(), static_cast<int64_t>(t.time.size()), "its time points");
   struct Option {
     const char* name;
     int value, least;
   };
-  const Option options[] = {{"histogram_max_bins", o.histogram_max_bins, 1}, {"cdf_points", o.cdf_points, 1},
-                            {"probability_bins", o.probability_bins, 1}, {"min_samples_per_bin", o.min_samples_per_bin, 1},
+  const Option options[] = {{"histogram_max_bins", o.histogram_max_bins, 1},
+                            {"cdf_points", o.cdf_points, 1},
+                            {"probability_bins", o.probability_bins, 1},
+                            {"min_samples_per_bin", o.min_samples_per_bin, 1},
                             {"trace_points", o.trace_points, 4}};  // a min and a max per bucket, two buckets at least
   for (const Option& opt : options)
     if (opt.value < opt.least)
-      throw Error(std::string("report: option ") + opt.name + " must be at least " + std::to_string(opt.least) + ", got " +
-                  std::to_string(opt.value));
+      throw Error(std::string("report: option ") + opt.name + " must be at least " + std::to_string(opt.least) +
+                  ", got " + std::to_string(opt.value));
 }
 
 // ---- text -----------------------------------------------------------------------------------------
@@ -166,9 +171,10 @@ Aggregates aggregate(const StudyReport& r, const ReportOptions& o) {
   d["metrics"] = json::array();
   for (const ReportColumn& c : r.metrics) {
     ColumnStats s = column_stats(c.values);
-    json m = {{"name", c.name}, {"unit", c.unit}, {"n", static_cast<int64_t>(s.sorted.size())}, {"missing", s.missing},
-              {"mean", num(s.mean)}, {"std", num(s.stddev)}, {"min", num(s.min)}, {"max", num(s.max)},
-              {"q05", num(s.q05)}, {"q50", num(s.q50)}, {"q95", num(s.q95)}};
+    json m = {{"name", c.name},       {"unit", c.unit},      {"n", static_cast<int64_t>(s.sorted.size())},
+              {"missing", s.missing}, {"mean", num(s.mean)}, {"std", num(s.stddev)},
+              {"min", num(s.min)},    {"max", num(s.max)},   {"q05", num(s.q05)},
+              {"q50", num(s.q50)},    {"q95", num(s.q95)}};
     if (!s.sorted.empty()) {
       const Histogram h = make_histogram(s.sorted, o.histogram_max_bins);
       m["hist"] = {{"lo", h.lo}, {"width", h.width}, {"counts", h.counts}};
@@ -200,15 +206,23 @@ Aggregates aggregate(const StudyReport& r, const ReportOptions& o) {
       es.p = static_cast<double>(es.count) / static_cast<double>(r.sample_count);
       es.ci = wilson_interval(es.count, r.sample_count, kConfidence);
     }
-    json ev = {{"name", e.name}, {"description", e.description}, {"count", es.count}, {"n", r.sample_count},
-               {"p", num(es.p)}, {"ci_lo", num(es.ci.lo)}, {"ci_hi", num(es.ci.hi)}, {"by_parameter", json::array()}};
+    json ev = {{"name", e.name},         {"description", e.description},
+               {"count", es.count},      {"n", r.sample_count},
+               {"p", num(es.p)},         {"ci_lo", num(es.ci.lo)},
+               {"ci_hi", num(es.ci.hi)}, {"by_parameter", json::array()}};
     for (size_t j = 0; j < r.parameters.size(); ++j) {
       const ReportColumn& c = r.parameters[j];
       json bp = {{"parameter", c.name}, {"unit", c.unit}, {"n", static_cast<int64_t>(orders[j].size())}, {"bins", json::array()}};
       for (const ProbabilityBin& b : probability_bins(c.values, orders[j], bounds[j], e.occurred)) {
         const Interval ci = wilson_interval(b.k, b.n, kConfidence);
-        bp["bins"].push_back({{"lo", b.lo}, {"hi", b.hi}, {"x", b.x}, {"n", b.n}, {"k", b.k},
-                              {"p", static_cast<double>(b.k) / static_cast<double>(b.n)}, {"ci_lo", ci.lo}, {"ci_hi", ci.hi}});
+        bp["bins"].push_back({{"lo", b.lo},
+                              {"hi", b.hi},
+                              {"x", b.x},
+                              {"n", b.n},
+                              {"k", b.k},
+                              {"p", static_cast<double>(b.k) / static_cast<double>(b.n)},
+                              {"ci_lo", ci.lo},
+                              {"ci_hi", ci.hi}});
       }
       if (!bp["bins"].empty()) ++expected_plots;
       ev["by_parameter"].push_back(std::move(bp));
@@ -236,15 +250,18 @@ Aggregates aggregate(const StudyReport& r, const ReportOptions& o) {
     rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const ReportSensitivity* s) { return importance(s) < 0; }),
                rows.end());
     if (rows.empty()) continue;  // nothing to draw for this metric
-    std::stable_sort(rows.begin(), rows.end(),
-                     [&](const ReportSensitivity* x, const ReportSensitivity* y) { return importance(x) > importance(y); });
+    std::stable_sort(rows.begin(), rows.end(), [&](const ReportSensitivity* x, const ReportSensitivity* y) {
+      return importance(x) > importance(y);
+    });
     std::string unit;
     for (const ReportColumn& c : r.metrics)
       if (c.name == name) unit = c.unit;
     json g = {{"metric", name}, {"unit", unit}, {"rows", json::array()}};
     for (const ReportSensitivity* s : rows)
-      g["rows"].push_back({{"parameter", s->parameter}, {"spearman", num(s->spearman)},
-                           {"sobol_first", num(s->sobol_first)}, {"sobol_total", num(s->sobol_total)}});
+      g["rows"].push_back({{"parameter", s->parameter},
+                           {"spearman", num(s->spearman)},
+                           {"sobol_first", num(s->sobol_first)},
+                           {"sobol_total", num(s->sobol_total)}});
     d["sensitivity"].push_back(std::move(g));
     ++expected_plots;
   }
@@ -256,7 +273,8 @@ Aggregates aggregate(const StudyReport& r, const ReportOptions& o) {
   std::vector<std::string> channel_names;
   for (const ReportTrace& t : r.worst_cases)
     for (const ReportColumn& c : t.channels)
-      if (std::find(channel_names.begin(), channel_names.end(), c.name) == channel_names.end()) channel_names.push_back(c.name);
+      if (std::find(channel_names.begin(), channel_names.end(), c.name) == channel_names.end())
+        channel_names.push_back(c.name);
   for (const std::string& name : channel_names) {
     json ch = {{"name", name}, {"unit", ""}, {"series", json::array()}};
     for (size_t i = 0; i < r.worst_cases.size(); ++i) {
@@ -304,7 +322,8 @@ void meta_item(std::string& h, const char* label, const std::string& value_html)
 }
 
 std::string stats_row(const std::string& name, const std::string& unit, const ColumnStats& s, bool mean_std) {
-  std::string h = "<tr><td>" + escape_xml(name) + (unit.empty() ? "" : " <span class=\"unit\">[" + escape_xml(unit) + "]</span>") + "</td>";
+  std::string h = "<tr><td>" + escape_xml(name) +
+                  (unit.empty() ? "" : " <span class=\"unit\">[" + escape_xml(unit) + "]</span>") + "</td>";
   h += "<td>" + format_count(static_cast<int64_t>(s.sorted.size())) + "</td><td>" + format_count(s.missing) + "</td>";
   if (mean_std) h += "<td>" + format_sig(s.mean) + "</td><td>" + format_sig(s.stddev) + "</td>";
   for (double v : {s.min, s.q05, s.q50, s.q95, s.max}) h += "<td>" + format_sig(v) + "</td>";
@@ -313,7 +332,8 @@ std::string stats_row(const std::string& name, const std::string& unit, const Co
 
 std::string build_page(const StudyReport& r, const ReportOptions& o) {
   Aggregates a = aggregate(r, o);
-  const std::string title = r.title.empty() ? "Monte Carlo study" + (r.scenario_name.empty() ? "" : ": " + r.scenario_name) : r.title;
+  const std::string title = r.title.empty() ? "Monte Carlo study" + (r.scenario_name.empty() ? "" : ": " + r.scenario_name)
+                                            : r.title;
 
   std::string h;
   h.reserve(64 * 1024);
@@ -348,13 +368,16 @@ std::string build_page(const StudyReport& r, const ReportOptions& o) {
   if (r.events.empty()) {
     h += "<p class=\"empty\">No events were recorded in this study.</p>\n";
   } else {
-    h += "<table class=\"data\"><thead><tr><th>event</th><th class=\"desc\">description</th><th>count</th><th>samples</th><th>probability</th>"
+    h += "<table class=\"data\"><thead><tr><th>event</th><th "
+         "class=\"desc\">description</th><th>count</th><th>samples</th><th>probability</th>"
          "<th>95&nbsp;% interval (Wilson)</th></tr></thead><tbody>\n";
     for (size_t i = 0; i < r.events.size(); ++i) {
       const auto& es = a.events[i];
-      h += "<tr><td>" + escape_xml(r.events[i].name) + "</td><td class=\"desc\">" + escape_xml(r.events[i].description) + "</td><td>" +
-           format_count(es.count) + "</td><td>" + format_count(r.sample_count) + "</td><td>" + format_percent(es.p) + "</td><td>" +
-           (std::isfinite(es.ci.lo) ? format_percent(es.ci.lo) + " &ndash; " + format_percent(es.ci.hi) : "&ndash;") + "</td></tr>\n";
+      h += "<tr><td>" + escape_xml(r.events[i].name) + "</td><td class=\"desc\">" +
+           escape_xml(r.events[i].description) + "</td><td>" + format_count(es.count) + "</td><td>" +
+           format_count(r.sample_count) + "</td><td>" + format_percent(es.p) + "</td><td>" +
+           (std::isfinite(es.ci.lo) ? format_percent(es.ci.lo) + " &ndash; " + format_percent(es.ci.hi) : "&ndash;") +
+           "</td></tr>\n";
     }
     h += "</tbody></table>\n";
   }
@@ -362,16 +385,21 @@ std::string build_page(const StudyReport& r, const ReportOptions& o) {
   if (r.metrics.empty()) {
     h += "<p class=\"empty\">No metrics were recorded in this study.</p>\n";
   } else {
-    h += "<table class=\"data\"><thead><tr><th>metric</th><th>n</th><th>missing</th><th>mean</th><th>std</th><th>min</th><th>5&nbsp;%</th>"
+    h += "<table "
+         "class=\"data\"><thead><tr><th>metric</th><th>n</th><th>missing</th><th>mean</th><th>std</th><th>min</"
+         "th><th>5&nbsp;%</th>"
          "<th>median</th><th>95&nbsp;%</th><th>max</th></tr></thead><tbody>\n";
-    for (size_t i = 0; i < r.metrics.size(); ++i) h += stats_row(r.metrics[i].name, r.metrics[i].unit, a.metric_stats[i], true) + "\n";
+    for (size_t i = 0; i < r.metrics.size(); ++i)
+      h += stats_row(r.metrics[i].name, r.metrics[i].unit, a.metric_stats[i], true) + "\n";
     h += "</tbody></table>\n";
   }
   h += "</div>\n<div>\n<h3>Sampled parameters</h3>\n";
   if (r.parameters.empty()) {
     h += "<p class=\"empty\">No parameters were sampled in this study.</p>\n";
   } else {
-    h += "<table class=\"data\"><thead><tr><th>parameter</th><th>n</th><th>missing</th><th>min</th><th>5&nbsp;%</th><th>median</th>"
+    h += "<table "
+         "class=\"data\"><thead><tr><th>parameter</th><th>n</th><th>missing</th><th>min</th><th>5&nbsp;%</"
+         "th><th>median</th>"
          "<th>95&nbsp;%</th><th>max</th></tr></thead><tbody>\n";
     for (size_t i = 0; i < r.parameters.size(); ++i)
       h += stats_row(r.parameters[i].name, r.parameters[i].unit, a.parameter_stats[i], false) + "\n";
@@ -380,12 +408,14 @@ std::string build_page(const StudyReport& r, const ReportOptions& o) {
   h += "</div>\n</div>\n</section>\n";
 
   // plot sections: the script fills the containers; a note stands in for an empty section
-  const bool any_metric = std::any_of(a.metric_stats.begin(), a.metric_stats.end(), [](const ColumnStats& s) { return !s.sorted.empty(); });
+  const bool any_metric = std::any_of(a.metric_stats.begin(), a.metric_stats.end(),
+                                      [](const ColumnStats& s) { return !s.sorted.empty(); });
   h += "<section id=\"distributions\">\n<h2>Metric distributions</h2>\n";
   if (r.metrics.empty()) {
     h += "<p class=\"empty\">No metrics to show.</p>\n";
   } else {
-    h += "<p class=\"note\">Per metric over the samples with a finite value (missing ones, e.g. diverged, are counted apart). "
+    h += "<p class=\"note\">Per metric over the samples with a finite value (missing ones, e.g. diverged, are counted "
+         "apart). "
          "Dashed red lines: the 5&nbsp;% quantile, the median and the 95&nbsp;% quantile.</p>\n";
     if (!any_metric) h += "<p class=\"empty\">No metric has a finite value.</p>\n";
     h += "<div class=\"cards\" id=\"metric-plots\"></div>\n";
@@ -440,7 +470,7 @@ void write_report_html(const StudyReport& r, const std::string& path, const Repo
   try {
     const fs::path target(path);
     if (!target.parent_path().empty()) fs::create_directories(target.parent_path());
-    write_text_file(target, text);  // temporary name, fsync, rename
+    write_text_file(target, text);     // temporary name, fsync, rename
   } catch (const std::exception& e) {  // the writer names its temporary file: name the report
     throw Error("cannot write '" + path + "': " + e.what());
   }

@@ -74,11 +74,11 @@ struct StudyReport {
 
 // How finely to aggregate; the defaults suit a page of plots ~400 px wide.
 struct ReportOptions {
-  int histogram_max_bins = 50;    // Freedman-Diaconis bins, at most this many
-  int cdf_points = 200;           // CDF curve points; fewer samples: the exact step function
-  int probability_bins = 10;      // equal-count bins of a parameter per event plot ...
-  int min_samples_per_bin = 20;   // ... fewer when there would be fewer samples than this per bin
-  int trace_points = 500;         // per trace and channel, min/max decimated (peaks kept)
+  int histogram_max_bins = 50;   // Freedman-Diaconis bins, at most this many
+  int cdf_points = 200;          // CDF curve points; fewer samples: the exact step function
+  int probability_bins = 10;     // equal-count bins of a parameter per event plot ...
+  int min_samples_per_bin = 20;  // ... fewer when there would be fewer samples than this per bin
+  int trace_points = 500;        // per trace and channel, min/max decimated (peaks kept)
 };
 
 // The whole page (UTF-8). Throws fleetdyn::Error when lengths are inconsistent, naming the column

@@ -29,9 +29,7 @@ StudyDesign::StudyDesign(const StudySpec& spec) : spec_(spec), run_count_(spec.r
 
 StudyDesign::~StudyDesign() = default;
 
-int64_t StudyDesign::base_sample(int64_t index) const {
-  return saltelli_ ? index / (spec_.dimensions() + 2) : index;
-}
+int64_t StudyDesign::base_sample(int64_t index) const { return saltelli_ ? index / (spec_.dimensions() + 2) : index; }
 
 void StudyDesign::values(int64_t index, double* out) const {
   const int d = spec_.dimensions();
@@ -41,7 +39,8 @@ void StudyDesign::values(int64_t index, double* out) const {
   } else {
     plain_->unit_point(index, u.data());
   }
-  for (int k = 0; k < d; ++k) out[k] = inverse_cdf(spec_.parameters[static_cast<size_t>(k)].distribution, u[static_cast<size_t>(k)]);
+  for (int k = 0; k < d; ++k)
+    out[k] = inverse_cdf(spec_.parameters[static_cast<size_t>(k)].distribution, u[static_cast<size_t>(k)]);
 }
 
 bool sample_terrain_varies(const Scenario& s) {
@@ -72,7 +71,9 @@ SampleSetup sample_setup(const Scenario& s, const double* values, int64_t sample
     // its negative are equally likely (every phase moved by pi).
     const RoughRoadSettings& r = s.rough_road;
     const TerrainDesc<double>& d = s.terrain.desc;
-    const auto u = [&](uint32_t dim) { return counter_uniform(s.study.seed, static_cast<uint64_t>(sample), dim, kStreamRoad); };
+    const auto u = [&](uint32_t dim) {
+      return counter_uniform(s.study.seed, static_cast<uint64_t>(sample), dim, kStreamRoad);
+    };
     road.shift_x = u(0) * (d.hf_nx - 1) * r.spacing_x;
     road.shift_y = u(1) * (d.hf_ny - 1) * r.spacing_y;
     road.relief_scale = u(2) < 0.5 ? -1.0 : 1.0;

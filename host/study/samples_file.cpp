@@ -70,7 +70,8 @@ SamplesFile SamplesFile::resume(const std::string& path, const std::string& head
   if (!in) fail(path, "cannot open the samples file to resume");
   std::string line;
   if (!std::getline(in, line) || in.eof()) {
-    throw Error(path + ": has no complete header line; the study cannot be resumed (remove the folder and start again)");
+    throw Error(path +
+                ": has no complete header line; the study cannot be resumed (remove the folder and start again)");
   }
   if (line != header) {
     throw Error(path + ": its columns differ from this study's (was it written by another scenario or version?)");
@@ -90,8 +91,8 @@ SamplesFile SamplesFile::resume(const std::string& path, const std::string& head
   if (static_cast<uintmax_t>(keep) < size) {
     if (::truncate(path.c_str(), keep) != 0) fail(path, "cannot cut off the torn end");
     if (note) {
-      *note = "cut " + std::to_string(size - static_cast<uintmax_t>(keep)) + " bytes of an unfinished chunk off the end of " +
-              path + " (they are simulated again)";
+      *note = "cut " + std::to_string(size - static_cast<uintmax_t>(keep)) +
+              " bytes of an unfinished chunk off the end of " + path + " (they are simulated again)";
     }
   }
   errno = 0;
@@ -102,7 +103,8 @@ SamplesFile SamplesFile::resume(const std::string& path, const std::string& head
   return f;
 }
 
-SamplesFile::SamplesFile(SamplesFile&& other) noexcept : path_(std::move(other.path_)), fd_(other.fd_), rows_(other.rows_) {
+SamplesFile::SamplesFile(SamplesFile&& other) noexcept
+    : path_(std::move(other.path_)), fd_(other.fd_), rows_(other.rows_) {
   other.fd_ = -1;
 }
 
@@ -119,7 +121,8 @@ void SamplesFile::append(const std::string& text, int64_t count) {
     // A full disk or a file-size limit: the rows before this chunk are whole; a torn end is
     // cut off by --resume.
     const std::string folder = std::filesystem::path(path_).parent_path().string();
-    throw Error(std::string(e.what()) + " (the " + std::to_string(rows_) + " samples done are kept; make room and continue with `fleetdyn run --resume " +
+    throw Error(std::string(e.what()) + " (the " + std::to_string(rows_) +
+                " samples done are kept; make room and continue with `fleetdyn run --resume " +
                 (folder.empty() ? "." : folder) + "`)");
   }
   rows_ += count;

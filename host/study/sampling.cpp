@@ -16,9 +16,9 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kLargestBelowOne = 1.0 - 1.0 / 9007199254740992.0;  // 1 - 2^-53
-constexpr double kSmallestUnit = 0.5 / 9007199254740992.0;            // 2^-54, counter_uniform's floor
-constexpr double kHalfLog2Pi = 0.91893853320467274178;                // log(2 pi) / 2
-constexpr double kZ975 = 1.959963984540054;                           // Phi^-1(0.975)
+constexpr double kSmallestUnit = 0.5 / 9007199254740992.0;           // 2^-54, counter_uniform's floor
+constexpr double kHalfLog2Pi = 0.91893853320467274178;               // log(2 pi) / 2
+constexpr double kZ975 = 1.959963984540054;                          // Phi^-1(0.975)
 
 std::string num(double v) {
   char buffer[32];
@@ -71,7 +71,7 @@ double upper_truncated_quantile(double a, double b, double u) {
 double truncated_standard_quantile(double a, double b, double u) {
   if (a >= 0.0) return upper_truncated_quantile(a, b, u);
   if (b <= 0.0) return -upper_truncated_quantile(-b, -a, 1.0 - u);  // mirror: -X on [-b, -a]
-  const double pa = normal_cdf(a), pb = normal_cdf(b);  // a < 0 < b: both well away from 0 and 1
+  const double pa = normal_cdf(a), pb = normal_cdf(b);              // a < 0 < b: both well away from 0 and 1
   return std::clamp(normal_quantile(pa + u * (pb - pa)), a, b);
 }
 
@@ -119,7 +119,8 @@ uint64_t feistel(uint64_t x, int half, const uint64_t keys[4]) {
 // re-applies it until the value lands below n. The domain is < 4 n, so about 4 steps on average.
 uint64_t permute_below(uint64_t i, uint64_t n, int half, const uint64_t keys[4]) {
   uint64_t x = i;
-  do x = feistel(x, half, keys); while (x >= n);
+  do x = feistel(x, half, keys);
+  while (x >= n);
   return x;
 }
 
@@ -182,8 +183,7 @@ const char* distribution_kind_name(DistributionKind kind) {
 
 bool parse_distribution_kind(const std::string& name, DistributionKind* out) {
   for (DistributionKind kind : {DistributionKind::Fixed, DistributionKind::Uniform, DistributionKind::Normal,
-                                DistributionKind::TruncatedNormal, DistributionKind::LogNormal,
-                                DistributionKind::Choice}) {
+                                DistributionKind::TruncatedNormal, DistributionKind::LogNormal, DistributionKind::Choice}) {
     if (name == distribution_kind_name(kind)) {
       *out = kind;
       return true;
@@ -227,11 +227,10 @@ void validate_distribution(const Distribution& d) {
       return;
     case DistributionKind::Choice: {
       if (d.values.empty()) throw Error("values: must not be empty");
-      for (size_t i = 0; i < d.values.size(); ++i)
-        finite(("values[" + std::to_string(i) + "]").c_str(), d.values[i]);
+      for (size_t i = 0; i < d.values.size(); ++i) finite(("values[" + std::to_string(i) + "]").c_str(), d.values[i]);
       if (!d.weights.empty() && d.weights.size() != d.values.size())
-        throw Error("weights: must have as many entries as values (got " + std::to_string(d.weights.size()) +
-                    " for " + std::to_string(d.values.size()) + " values)");
+        throw Error("weights: must have as many entries as values (got " + std::to_string(d.weights.size()) + " for " +
+                    std::to_string(d.values.size()) + " values)");
       for (size_t i = 0; i < d.weights.size(); ++i)
         positive(("weights[" + std::to_string(i) + "]").c_str(), d.weights[i]);
       return;
@@ -313,8 +312,8 @@ SampleDesign::SampleDesign(SamplingMethod method, int dimensions, int64_t sample
     : method_(method), dimensions_(dimensions), sample_count_(sample_count), seed_(seed) {
   if (dimensions < 0) throw Error("dimensions: must be >= 0 (got " + std::to_string(dimensions) + ")");
   if (method == SamplingMethod::Sobol && dimensions > kSobolMaxDimensions)
-    throw Error("dimensions: sobol sampling supports at most " + std::to_string(kSobolMaxDimensions) +
-                " (got " + std::to_string(dimensions) + ")");
+    throw Error("dimensions: sobol sampling supports at most " + std::to_string(kSobolMaxDimensions) + " (got " +
+                std::to_string(dimensions) + ")");
   if (sample_count < 1 || sample_count > (int64_t{1} << 62))
     throw Error("sample_count: must be in [1, 2^62] (got " + std::to_string(sample_count) + ")");
   if (method == SamplingMethod::Random) return;
@@ -413,8 +412,7 @@ SobolIndices sobol_indices(const std::vector<double>& f, int dimensions) {
   if (dimensions < 1) throw Error("dimensions: must be >= 1 (got " + std::to_string(dimensions) + ")");
   const size_t stride = static_cast<size_t>(dimensions) + 2;
   if (f.size() % stride != 0)
-    throw Error("f: size " + std::to_string(f.size()) + " is not a multiple of dimensions + 2 = " +
-                std::to_string(stride));
+    throw Error("f: size " + std::to_string(f.size()) + " is not a multiple of dimensions + 2 = " + std::to_string(stride));
   const size_t d = static_cast<size_t>(dimensions);
   SobolIndices result;
   result.first.assign(d, kNaN);
@@ -468,7 +466,7 @@ SobolIndices sobol_indices(const std::vector<double>& f, int dimensions) {
     for (size_t s = 0; s < kept.size(); ++s) {
       const double* run = &f[kept[s] * stride];
       const double fa = run[0] - mean, fb = run[1] - mean, fab = run[2 + k] - mean;
-      y_first[s] = fb * (fab - fa);            // Saltelli 2010, Table 2 (b): V_k = E[f_B (f_AB - f_A)]
+      y_first[s] = fb * (fab - fa);                // Saltelli 2010, Table 2 (b): V_k = E[f_B (f_AB - f_A)]
       y_total[s] = 0.5 * (fa - fab) * (fa - fab);  // Jansen 1999: V_Tk = E[(f_A - f_AB)^2] / 2
     }
     ratio_with_ci(y_first, &result.first[k], &result.first_ci[k]);

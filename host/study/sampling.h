@@ -103,8 +103,8 @@ class SaltelliDesign {
   SaltelliDesign(SamplingMethod method, int dimensions, int64_t base_count, uint64_t seed);
   int dimensions() const { return dimensions_; }
   int64_t base_count() const { return base_.sample_count(); }
-  int64_t run_count() const;                       // base_count * (d + 2)
-  void unit_point(int64_t run, double* u) const;   // u[d]
+  int64_t run_count() const;                      // base_count * (d + 2)
+  void unit_point(int64_t run, double* u) const;  // u[d]
   double unit_coordinate(int64_t run, int dimension) const;
 
  private:

@@ -8,7 +8,6 @@ namespace fleetdyn::study {
 
 namespace {
 
-
 bool has_path(const Scenario& s) { return s.driver.kind == DriverSpec::Kind::Path; }
 bool has_end(const Scenario& s) { return s.driver.kind != DriverSpec::Kind::Table; }
 
@@ -23,8 +22,9 @@ std::string text(const char* format, double a, double b = 0.0, double c = 0.0) {
 std::vector<StudyEvent> study_events(const Scenario& s) {
   const StudySpec& spec = s.study;
   std::vector<StudyEvent> out = {
-      {"rollover", text("max |roll| relative to the ground > %g deg, or an unbroken two-wheel lift of %g s, or capsized",
-                        spec.rollover.roll_deg, spec.rollover.two_wheel_lift_s)},
+      {"rollover",
+       text("max |roll| relative to the ground > %g deg, or an unbroken two-wheel lift of %g s, or capsized",
+            spec.rollover.roll_deg, spec.rollover.two_wheel_lift_s)},
       {"two_wheel_lift", "both wheels of one side off the ground at some time"},
       {"diverged", "the state blew up (frozen at its last sane state)"},
       {"capsized", s.capsize_roll_deg > 0.0
@@ -48,12 +48,9 @@ std::vector<StudyEvent> study_events(const Scenario& s) {
 std::vector<bool> sample_events(const Scenario& s, const double* m, int status) {
   const StudySpec& spec = s.study;
   const bool capsized = status == kStatusRolledOver;
-  std::vector<bool> out = {
-      m[metric::max_abs_roll] > deg_to_rad(spec.rollover.roll_deg) ||
-          m[metric::longest_two_wheel_liftoff] >= spec.rollover.two_wheel_lift_s || capsized,
-      m[metric::two_wheel_liftoff_time] > 0.0,
-      status == kStatusDiverged,
-      capsized};
+  std::vector<bool> out = {m[metric::max_abs_roll] > deg_to_rad(spec.rollover.roll_deg) ||
+                               m[metric::longest_two_wheel_liftoff] >= spec.rollover.two_wheel_lift_s || capsized,
+                           m[metric::two_wheel_liftoff_time] > 0.0, status == kStatusDiverged, capsized};
   if (has_end(s)) out.push_back(m[metric::maneuver_end_time] >= 0.0);
   if (has_path(s)) {
     // max_path_deviation is -1 until the driver has located the vehicle on its path.

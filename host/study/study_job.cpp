@@ -11,14 +11,14 @@
 #include <sstream>
 
 #include "host/backend/cuda_engine.h"
+#include "host/cli/run_job.h"
 #include "host/output/output_files.h"
 #include "host/output/progress.h"
-#include "host/cli/run_job.h"
 #include "host/scenario/scenario_json.h"
 #include "host/study/process_group.h"
 #include "host/study/sample_setup.h"
-#include "host/study/study_events.h"
 #include "host/study/samples_file.h"
+#include "host/study/study_events.h"
 #include "host/study/study_summary.h"
 #include "host/study/trajectories_h5.h"
 #include "host/study/worst_cases.h"
@@ -60,9 +60,10 @@ class SampleProgress {
     const int filled = static_cast<int>(fraction * 24);
     char buf[200];
     std::snprintf(buf, sizeof buf, "[%s%s] %3d%%  %lld/%lld samples  %s samples/s  ETA %s",
-                  std::string(static_cast<size_t>(filled), '#').c_str(), std::string(static_cast<size_t>(24 - filled), '.').c_str(),
-                  static_cast<int>(fraction * 100.0), static_cast<long long>(done), static_cast<long long>(total_),
-                  format_rate(rate).c_str(), format_duration(eta).c_str());
+                  std::string(static_cast<size_t>(filled), '#').c_str(),
+                  std::string(static_cast<size_t>(24 - filled), '.').c_str(), static_cast<int>(fraction * 100.0),
+                  static_cast<long long>(done), static_cast<long long>(total_), format_rate(rate).c_str(),
+                  format_duration(eta).c_str());
     out_ << '\r' << buf << "\x1b[K" << std::flush;
     drawn_ = true;
   }
@@ -86,14 +87,13 @@ struct ChunkResult {
 };
 
 // Samples [first, first + count): their rows of samples.csv.
-ChunkResult simulate_chunk(const Scenario& s, const StudyDesign& design, int64_t first, int64_t count,
-                           SampleProgress& progress) {
+ChunkResult simulate_chunk(const Scenario& s, const StudyDesign& design, int64_t first, int64_t count, SampleProgress& progress) {
   const StudySpec& spec = s.study;
   const int d = spec.dimensions();
   std::vector<double> values(static_cast<size_t>(count) * d);
   std::vector<SampleSetup> setups(static_cast<size_t>(count));
   std::vector<int> vehicle_of(static_cast<size_t>(count), -1);  // batch slot of each valid sample
-  std::vector<const SampleSetup*> simulated;  // the valid samples, in batch order
+  std::vector<const SampleSetup*> simulated;                    // the valid samples, in batch order
   int n = 0;
   for (int64_t i = 0; i < count; ++i) {
     double* v = &values[static_cast<size_t>(i) * d];
@@ -111,7 +111,8 @@ ChunkResult simulate_chunk(const Scenario& s, const StudyDesign& design, int64_t
     Batch batch = sample_batch(s, simulated);
     const long long total = scenario_step_count(s);
     step_in_slices(batch, total, s.step, [&](long long done) {
-      progress.update(static_cast<double>(first) + static_cast<double>(count) * static_cast<double>(done) / static_cast<double>(total));
+      progress.update(static_cast<double>(first) +
+                      static_cast<double>(count) * static_cast<double>(done) / static_cast<double>(total));
     });
     metrics = batch.metrics();
     status = batch.status();
@@ -183,8 +184,8 @@ int open_folder(const Scenario& s, const StudyRunOptions& opt, const std::string
   if (opt.resume) {
     const StudyManifest m = read_manifest(s.output);
     if (m.version != fleetdyn_version()) {
-      throw Error("--resume: " + s.output + " was written by fleetdyn " + m.version + ", this is " + fleetdyn_version() +
-                  ": its results could differ; start the study again");
+      throw Error("--resume: " + s.output + " was written by fleetdyn " + m.version + ", this is " +
+                  fleetdyn_version() + ": its results could differ; start the study again");
     }
     std::string note;
     file->emplace(SamplesFile::resume(samples_path.string(), header, &note));
@@ -192,8 +193,8 @@ int open_folder(const Scenario& s, const StudyRunOptions& opt, const std::string
     return kExitOk;
   }
   if (fs::exists(samples_path, ec) || fs::exists(folder / "study.json", ec)) {
-    err << "fleetdyn run: " << s.output << " already holds a study; continue it with `fleetdyn run --resume " << s.output
-        << "`, or choose another --out (nothing was overwritten)\n";
+    err << "fleetdyn run: " << s.output << " already holds a study; continue it with `fleetdyn run --resume "
+        << s.output << "`, or choose another --out (nothing was overwritten)\n";
     return kExitBadInput;
   }
   fs::create_directories(folder, ec);
@@ -230,8 +231,11 @@ struct RankRecord {
   int rank = 0, local_rank = 0, cuda_device = -1;
   std::string host, device = "none (no chunk ran here)";
   json to_json() const {
-    return {{"rank", rank}, {"host", host}, {"local_rank", local_rank},
-            {"cuda_device", cuda_device >= 0 ? json(cuda_device) : json(nullptr)}, {"device", device}};
+    return {{"rank", rank},
+            {"host", host},
+            {"local_rank", local_rank},
+            {"cuda_device", cuda_device >= 0 ? json(cuda_device) : json(nullptr)},
+            {"device", device}};
   }
   static RankRecord from_json(const json& j) {
     RankRecord r;
@@ -370,7 +374,8 @@ int run_study_sharded(const Scenario& s, const StudyRunOptions& opt, std::ostrea
   }
   std::vector<ReportTrace> traces = simulate_traces(s, worst, spec.trajectory_points, "largest " + spec.worst_by);
   if (spec.trajectories_worst > 0) {
-    const std::vector<ReportTrace> chosen(traces.begin(), traces.begin() + std::min<size_t>(traces.size(), spec.trajectories_worst));
+    const std::vector<ReportTrace> chosen(traces.begin(),
+                                          traces.begin() + std::min<size_t>(traces.size(), spec.trajectories_worst));
     write_trajectories_h5(chosen, (folder / "trajectories.h5").string());
   }
   traces.resize(std::min<size_t>(traces.size(), kReportTraces));

@@ -18,9 +18,9 @@
 namespace fleetdyn::study {
 
 struct StudyRunOptions {
-  bool resume = false;      // continue the study in s.output (its study.json and samples.csv)
+  bool resume = false;  // continue the study in s.output (its study.json and samples.csv)
   bool quiet = false;
-  bool progress = false;    // draw the progress bar on `err`
+  bool progress = false;                                          // draw the progress bar on `err`
   nlohmann::ordered_json cli = nlohmann::ordered_json::object();  // the command-line overrides, for the manifest
 };
 

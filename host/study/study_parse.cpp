@@ -65,10 +65,12 @@ bool road_class_letter(const YAML::Node& n, double* out) {
 // The distribution's keys: `dist` picks the kind, which decides the other keys. road_class: the
 // values, bounds and fixed value may also be ISO 8608 class letters (terrain.class).
 Distribution parse_distribution(const Ctx& ctx, const YAML::Node& node, const std::string& field, bool road_class) {
-  if (!node.IsMap()) ctx.fail(node, field, "expected a distribution such as {dist: normal, mean: 1, sd: 0.1}, got " + describe(node));
+  if (!node.IsMap())
+    ctx.fail(node, field, "expected a distribution such as {dist: normal, mean: 1, sd: 0.1}, got " + describe(node));
   YAML::Node kind_node;
   const std::string kind_name = ctx.kind_key(node, "dist", field + ".dist", &kind_node);
-  static const std::vector<std::string> kKinds = {"fixed", "uniform", "normal", "truncated_normal", "lognormal", "choice"};
+  static const std::vector<std::string> kKinds = {"fixed",     "uniform", "normal", "truncated_normal",
+                                                  "lognormal", "choice"};
   if (kind_name.empty()) ctx.fail(node, field + ".dist", "required key is missing (one of: " + join(kKinds) + ")");
   ctx.require_one_of(kind_node, field + ".dist", kind_name, kKinds, "distribution");
   Distribution d;
@@ -92,16 +94,29 @@ Distribution parse_distribution(const Ctx& ctx, const YAML::Node& node, const st
   const auto val = [&](const char* key) { return value(m.require(key), m.path(key)); };
   switch (d.kind) {
     case DistributionKind::Fixed: d.value = val("value"); break;
-    case DistributionKind::Uniform: d.min = val("min"); d.max = val("max"); break;
-    case DistributionKind::Normal: d.mean = num("mean"); d.sd = num("sd"); break;
-    case DistributionKind::TruncatedNormal:
-      d.mean = num("mean"); d.sd = num("sd"); d.min = val("min"); d.max = val("max");
+    case DistributionKind::Uniform:
+      d.min = val("min");
+      d.max = val("max");
       break;
-    case DistributionKind::LogNormal: d.mu = num("mu"); d.sigma = num("sigma"); break;
+    case DistributionKind::Normal:
+      d.mean = num("mean");
+      d.sd = num("sd");
+      break;
+    case DistributionKind::TruncatedNormal:
+      d.mean = num("mean");
+      d.sd = num("sd");
+      d.min = val("min");
+      d.max = val("max");
+      break;
+    case DistributionKind::LogNormal:
+      d.mu = num("mu");
+      d.sigma = num("sigma");
+      break;
     case DistributionKind::Choice: {
       const auto list = [&](const char* key, std::vector<double>& out, bool classes) {
         const YAML::Node& n = m.require(key);
-        if (!n.IsSequence() || n.size() == 0) ctx.fail(n, m.path(key), "expected a list of numbers, got " + describe(n));
+        if (!n.IsSequence() || n.size() == 0)
+          ctx.fail(n, m.path(key), "expected a list of numbers, got " + describe(n));
         for (size_t i = 0; i < n.size(); ++i) {
           const std::string path = m.path(key) + "[" + std::to_string(i) + "]";
           out.push_back(classes ? value(n[i], path) : ctx.number(n[i], path));
@@ -123,7 +138,7 @@ Distribution parse_distribution(const Ctx& ctx, const YAML::Node& node, const st
     const std::string what = e.what();
     const size_t colon = what.find(": ");
     if (colon == std::string::npos) ctx.fail(node, field, what);
-    const std::string sub = what.substr(0, colon);            // "sd", "weights[2]"
+    const std::string sub = what.substr(0, colon);  // "sd", "weights[2]"
     const YAML::Node* at = m.find(sub.substr(0, sub.find('[')));
     ctx.fail(at ? *at : node, field + "." + sub, what.substr(colon + 2));
   }
@@ -144,18 +159,22 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
   for (const ExtraName& e : kExtraNames) {
     if (name == e.name) {
       if (!terrain_name_fits(e.target, s.terrain_type)) {
-        ctx.fail(key, field, "cannot be sampled on terrain type " + s.terrain_type + " (terrain.class and terrain.roughness: "
-                             "rough_road; terrain.relief_scale, terrain.offset_x, terrain.offset_y: rough_road, hill, "
-                             "heightfield)");
+        ctx.fail(key, field,
+                 "cannot be sampled on terrain type " + s.terrain_type +
+                     " (terrain.class and terrain.roughness: "
+                     "rough_road; terrain.relief_scale, terrain.offset_x, terrain.offset_y: rough_road, hill, "
+                     "heightfield)");
       }
       const bool for_table = e.target == SampleTarget::SteerScale || e.target == SampleTarget::TimeScale;
       const bool for_program = e.target == SampleTarget::DriverAmplitude || e.target == SampleTarget::DriverRate ||
                                e.target == SampleTarget::DriverStartTime;
       if (for_table && s.driver.kind != DriverSpec::Kind::Table) {
-        ctx.fail(key, field, "scales the maneuver table, but this scenario has a driver (sample driver.amplitude instead)");
+        ctx.fail(key, field,
+                 "scales the maneuver table, but this scenario has a driver (sample driver.amplitude instead)");
       }
       if (for_program && s.driver.kind != DriverSpec::Kind::Program) {
-        ctx.fail(key, field, "needs a programmed driver (driver: {type: fishhook | sine_with_dwell | j_turn | step_steer, ...})");
+        ctx.fail(key, field,
+                 "needs a programmed driver (driver: {type: fishhook | sine_with_dwell | j_turn | step_steer, ...})");
       }
       p.unit = e.unit;
       p.min = e.min;
@@ -171,7 +190,8 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
       p.max = f.max;
       p.target = SampleTarget::VehicleParam;
       for (const auto& o : s.overrides) {
-        if (o.name == name) ctx.fail(key, field, "'" + name + "' is also set in vehicle.overrides; give it in one place");
+        if (o.name == name)
+          ctx.fail(key, field, "'" + name + "' is also set in vehicle.overrides; give it in one place");
       }
       return p;
     }
@@ -191,7 +211,8 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
                          "`; also initial.speed, initial.yaw_deg, initial.x, initial.y, maneuver.steer_scale, "
                          "maneuver.time_scale, terrain.mu_scale, terrain.class, terrain.roughness, "
                          "terrain.relief_scale, terrain.offset_x, terrain.offset_y, driver.amplitude, driver.rate, "
-                         "driver.start_time)" + suggestion(name, known));
+                         "driver.start_time)" +
+                         suggestion(name, known));
 }
 
 }  // namespace
@@ -205,9 +226,7 @@ const std::vector<std::string>& extra_sampled_names() {
   return names;
 }
 
-int64_t StudySpec::run_count() const {
-  return sobol_sensitivity ? samples * (dimensions() + 2) : samples;
-}
+int64_t StudySpec::run_count() const { return sobol_sensitivity ? samples * (dimensions() + 2) : samples; }
 
 void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
   StudySpec& st = s.study;
@@ -221,7 +240,8 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
     const YAML::Node& n = m.require("samples");
     st.samples = ctx.integer64_in(n, "study.samples", 1, kMaxStudySamples);
   }
-  if (const YAML::Node* n = m.find("seed")) st.seed = static_cast<uint64_t>(ctx.integer64_in(*n, "study.seed", 0, 1LL << 53));
+  if (const YAML::Node* n = m.find("seed"))
+    st.seed = static_cast<uint64_t>(ctx.integer64_in(*n, "study.seed", 0, 1LL << 53));
   if (const YAML::Node* n = m.find("sampling")) {
     const std::string name = ctx.string(*n, "study.sampling");
     ctx.require_one_of(*n, "study.sampling", name, {"random", "lhs", "sobol"}, "sampling");
@@ -244,8 +264,9 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
       double lo = 0.0, hi = 0.0;
       distribution_range(p.distribution, &lo, &hi);
       if (hi < p.min || lo > p.max) {
-        ctx.fail(e.value, field, "the distribution lies entirely outside the allowed range [" + fmt(p.min) + ", " +
-                                     fmt(p.max) + "]" + (p.unit == "-" ? "" : " " + p.unit) + " of " + e.name);
+        ctx.fail(e.value, field,
+                 "the distribution lies entirely outside the allowed range [" + fmt(p.min) + ", " + fmt(p.max) + "]" +
+                     (p.unit == "-" ? "" : " " + p.unit) + " of " + e.name);
       }
       if (lo < p.min || hi > p.max) {
         s.warnings.push_back(s.path + ":" + std::to_string(line_of(e.value)) + ": " + field +
@@ -261,18 +282,21 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
     std::string relief;
     for (size_t i = 0; i < st.parameters.size(); ++i) {
       const SampleTarget t = st.parameters[i].target;
-      if (t != SampleTarget::TerrainClass && t != SampleTarget::TerrainRoughness && t != SampleTarget::TerrainReliefScale) continue;
+      if (t != SampleTarget::TerrainClass && t != SampleTarget::TerrainRoughness && t != SampleTarget::TerrainReliefScale)
+        continue;
       if (!relief.empty()) {
         ctx.fail(st.parameters[i].line, "study.parameters." + st.parameters[i].name,
-                 "sets the relief's height, as " + relief + " does already: sample one of terrain.class, "
-                 "terrain.roughness, terrain.relief_scale");
+                 "sets the relief's height, as " + relief +
+                     " does already: sample one of terrain.class, "
+                     "terrain.roughness, terrain.relief_scale");
       }
       relief = st.parameters[i].name;
     }
   }
   if (const YAML::Node* n = m.find("rollover")) {
     const MapReader rm(ctx, *n, "study.rollover", {"roll_deg", "two_wheel_lift_s"});
-    if (const YAML::Node* v = rm.find("roll_deg")) st.rollover.roll_deg = ctx.number_in(*v, "study.rollover.roll_deg", 1.0, 180.0, "deg");
+    if (const YAML::Node* v = rm.find("roll_deg"))
+      st.rollover.roll_deg = ctx.number_in(*v, "study.rollover.roll_deg", 1.0, 180.0, "deg");
     if (const YAML::Node* v = rm.find("two_wheel_lift_s")) {
       st.rollover.two_wheel_lift_s = ctx.positive(*v, "study.rollover.two_wheel_lift_s", 1.0e6, "s");
     }
@@ -284,7 +308,8 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
     const YAML::Node* lane = m.find("lane_departure");
     if (lane) {
       const MapReader lm(ctx, *lane, "study.lane_departure", {"lane_width", "vehicle_width"});
-      if (const YAML::Node* v = lm.find("lane_width")) pe.lane_width = ctx.positive(*v, "study.lane_departure.lane_width", 100.0, "m");
+      if (const YAML::Node* v = lm.find("lane_width"))
+        pe.lane_width = ctx.positive(*v, "study.lane_departure.lane_width", 100.0, "m");
       if (const YAML::Node* v = lm.find("vehicle_width")) {
         pe.vehicle_width = ctx.positive(*v, "study.lane_departure.vehicle_width", 20.0, "m");
       }
@@ -302,7 +327,8 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
     }
     if (s.driver.kind == DriverSpec::Kind::Path && !(pe.lane_departure_deviation() > 0.0)) {
       ctx.fail(lane ? *lane : node, "study.lane_departure",
-               "the vehicle (" + fmt(pe.vehicle_width) + " m) is not narrower than the lane (" + fmt(pe.lane_width) + " m)");
+               "the vehicle (" + fmt(pe.vehicle_width) + " m) is not narrower than the lane (" + fmt(pe.lane_width) +
+                   " m)");
     }
   }
   if (const YAML::Node* n = m.find("worst_by")) {
@@ -312,23 +338,27 @@ void parse_study(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
       if (!is_event_time(info)) allowed.emplace_back(info.name);
     }
     if (std::find(allowed.begin(), allowed.end(), st.worst_by) == allowed.end()) {
-      ctx.fail(*n, "study.worst_by", "'" + st.worst_by + "' is not a metric that ranks samples (allowed: " + join(allowed) + ")" +
-                                         suggestion(st.worst_by, allowed));
+      ctx.fail(*n, "study.worst_by",
+               "'" + st.worst_by + "' is not a metric that ranks samples (allowed: " + join(allowed) + ")" +
+                   suggestion(st.worst_by, allowed));
     }
   }
   if (const YAML::Node* n = m.find("trajectories")) {
     const MapReader tm(ctx, *n, "study.trajectories", {"worst", "points"});
     st.trajectories_worst = ctx.integer_in(tm.require("worst"), "study.trajectories.worst", 1, 10000);
-    if (const YAML::Node* v = tm.find("points")) st.trajectory_points = ctx.integer_in(*v, "study.trajectories.points", 2, 1000000);
+    if (const YAML::Node* v = tm.find("points"))
+      st.trajectory_points = ctx.integer_in(*v, "study.trajectories.points", 2, 1000000);
     if (!built_with_hdf5()) {
       ctx.fail(*n, "study.trajectories", "this fleetdyn was built without HDF5 (install libhdf5-dev and rebuild)");
     }
   }
   if (st.sobol_sensitivity && st.run_count() > kMaxStudySamples) {
-    ctx.fail(m.require("samples"), "study.samples", "with sensitivity: sobol the study needs samples * (d + 2) = " +
-                                                        std::to_string(st.run_count()) + " runs, more than the limit");
+    ctx.fail(m.require("samples"), "study.samples",
+             "with sensitivity: sobol the study needs samples * (d + 2) = " + std::to_string(st.run_count()) +
+                 " runs, more than the limit");
   }
-  if (!s.sweeps.empty()) ctx.fail(node, "study", "a study cannot be combined with vehicle.sweep (sample the parameter instead)");
+  if (!s.sweeps.empty())
+    ctx.fail(node, "study", "a study cannot be combined with vehicle.sweep (sample the parameter instead)");
 }
 
 }  // namespace fleetdyn::study

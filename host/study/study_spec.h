@@ -74,48 +74,61 @@ namespace fleetdyn::study {
 
 // What a sampled value sets.
 enum class SampleTarget {
-  VehicleParam, InitialSpeed, InitialYawDeg, InitialX, InitialY, SteerScale, TimeScale, MuScale,
-  DriverAmplitude, DriverRate, DriverStartTime,
-  TerrainClass, TerrainRoughness, TerrainReliefScale, TerrainOffsetX, TerrainOffsetY
+  VehicleParam,
+  InitialSpeed,
+  InitialYawDeg,
+  InitialX,
+  InitialY,
+  SteerScale,
+  TimeScale,
+  MuScale,
+  DriverAmplitude,
+  DriverRate,
+  DriverStartTime,
+  TerrainClass,
+  TerrainRoughness,
+  TerrainReliefScale,
+  TerrainOffsetX,
+  TerrainOffsetY
 };
 
 struct SampledParameter {
-  std::string name;        // as written, e.g. "cg_height", "initial.speed"
-  std::string unit;        // "m", "m/s", "-", ...
-  double min, max;         // allowed range of the value
+  std::string name;  // as written, e.g. "cg_height", "initial.speed"
+  std::string unit;  // "m", "m/s", "-", ...
+  double min, max;   // allowed range of the value
   SampleTarget target = SampleTarget::VehicleParam;
   Distribution distribution;
-  int line = 0;            // in the scenario file, for messages
+  int line = 0;  // in the scenario file, for messages
 };
 
 struct RolloverCriterion {
-  double roll_deg = 45.0;          // roll relative to the ground beyond this is a rollover
-  double two_wheel_lift_s = 0.5;   // both wheels of one side off the ground this long, unbroken, is too
+  double roll_deg = 45.0;         // roll relative to the ground beyond this is a rollover
+  double two_wheel_lift_s = 0.5;  // both wheels of one side off the ground this long, unbroken, is too
 };
 
 // The path events' thresholds (path drivers only).
 struct PathEventCriteria {
-  double lane_width = 3.5;         // [m] lane_departure: the lane centred on the path (a motorway lane)
-  double vehicle_width = 0.0;      // [m] lane_departure: filled at parse time (see above)
-  double max_deviation = 1.0;      // [m] path_deviation: largest allowed distance of the COM from the path
+  double lane_width = 3.5;     // [m] lane_departure: the lane centred on the path (a motorway lane)
+  double vehicle_width = 0.0;  // [m] lane_departure: filled at parse time (see above)
+  double max_deviation = 1.0;  // [m] path_deviation: largest allowed distance of the COM from the path
   // The lane_departure threshold on max_path_deviation [m].
   double lane_departure_deviation() const { return 0.5 * (lane_width - vehicle_width); }
 };
 
 struct StudySpec {
-  bool enabled = false;            // the scenario has a study section
-  int64_t samples = 0;             // sample count (Sobol sensitivity: base samples)
+  bool enabled = false;  // the scenario has a study section
+  int64_t samples = 0;   // sample count (Sobol sensitivity: base samples)
   uint64_t seed = 0;
   SamplingMethod sampling = SamplingMethod::Random;
-  int64_t chunk = 0;               // 0 = by backend (kDefaultChunkCpu / kDefaultChunkCuda)
+  int64_t chunk = 0;  // 0 = by backend (kDefaultChunkCpu / kDefaultChunkCuda)
   bool sobol_sensitivity = false;
   std::vector<SampledParameter> parameters;
   RolloverCriterion rollover;
   PathEventCriteria path_events;
   std::string worst_by = "max_abs_roll";  // metric ranking the worst cases
-  int trajectories_worst = 0;      // worst samples whose time series go to trajectories.h5
-  int trajectory_points = 500;     // time points per trajectory (and per report trace)
-  int line = 0;                    // of the `study:` key
+  int trajectories_worst = 0;             // worst samples whose time series go to trajectories.h5
+  int trajectory_points = 500;            // time points per trajectory (and per report trace)
+  int line = 0;                           // of the `study:` key
 
   int dimensions() const { return static_cast<int>(parameters.size()); }
   // Simulated vehicles: samples, or samples * (d + 2) with Sobol sensitivity.

@@ -7,13 +7,13 @@
 #include <numeric>
 #include <sstream>
 
+#include "host/cli/run_job.h"
 #include "host/output/output_files.h"
 #include "host/output/progress.h"
-#include "host/cli/run_job.h"
 #include "host/scenario/scenario_json.h"
 #include "host/study/sample_setup.h"
-#include "host/study/study_events.h"
 #include "host/study/statistics.h"
+#include "host/study/study_events.h"
 
 namespace fleetdyn::study {
 
@@ -31,11 +31,28 @@ json distribution_json(const Distribution& d) {
   json j = {{"dist", distribution_kind_name(d.kind)}};
   switch (d.kind) {
     case DistributionKind::Fixed: j["value"] = d.value; break;
-    case DistributionKind::Uniform: j["min"] = d.min; j["max"] = d.max; break;
-    case DistributionKind::Normal: j["mean"] = d.mean; j["sd"] = d.sd; break;
-    case DistributionKind::TruncatedNormal: j["mean"] = d.mean; j["sd"] = d.sd; j["min"] = d.min; j["max"] = d.max; break;
-    case DistributionKind::LogNormal: j["mu"] = d.mu; j["sigma"] = d.sigma; break;
-    case DistributionKind::Choice: j["values"] = d.values; j["weights"] = d.weights; break;
+    case DistributionKind::Uniform:
+      j["min"] = d.min;
+      j["max"] = d.max;
+      break;
+    case DistributionKind::Normal:
+      j["mean"] = d.mean;
+      j["sd"] = d.sd;
+      break;
+    case DistributionKind::TruncatedNormal:
+      j["mean"] = d.mean;
+      j["sd"] = d.sd;
+      j["min"] = d.min;
+      j["max"] = d.max;
+      break;
+    case DistributionKind::LogNormal:
+      j["mu"] = d.mu;
+      j["sigma"] = d.sigma;
+      break;
+    case DistributionKind::Choice:
+      j["values"] = d.values;
+      j["weights"] = d.weights;
+      break;
   }
   return j;
 }
@@ -59,7 +76,9 @@ Selection select_metric(const SamplesTable& t, int metric_index) {
   const bool of_diverged = metric_index == metric::diverged_time;
   const bool event = is_event_time(info);
   Selection s;
-  s.over = of_diverged ? "diverged samples" : event ? "non-diverged samples with the event (value >= 0)" : "non-diverged valid samples";
+  s.over = of_diverged ? "diverged samples"
+           : event     ? "non-diverged samples with the event (value >= 0)"
+                       : "non-diverged valid samples";
   for (int64_t r = 0; r < t.rows(); ++r) {
     const size_t i = static_cast<size_t>(r);
     if (valid[i] != 1.0 || (diverged[i] == 1.0) != of_diverged || !std::isfinite(x[i])) continue;
@@ -71,7 +90,9 @@ Selection select_metric(const SamplesTable& t, int metric_index) {
 }
 
 json metric_json(const Selection& s, const MetricInfo& info) {
-  json a = {{"unit", info.unit}, {"description", info.description}, {"over", s.over},
+  json a = {{"unit", info.unit},
+            {"description", info.description},
+            {"over", s.over},
             {"count", static_cast<int64_t>(s.values.size())}};
   if (s.values.empty()) {
     for (const char* k : {"mean", "sd", "min", "max"}) a[k] = nullptr;
@@ -86,7 +107,8 @@ json metric_json(const Selection& s, const MetricInfo& info) {
   long double ss = 0.0L;
   for (double v : sorted) ss += (v - mean) * (v - mean);
   a["mean"] = mean;
-  a["sd"] = sorted.size() > 1 ? json(std::sqrt(static_cast<double>(ss / static_cast<long double>(sorted.size() - 1)))) : json(nullptr);
+  a["sd"] = sorted.size() > 1 ? json(std::sqrt(static_cast<double>(ss / static_cast<long double>(sorted.size() - 1))))
+                              : json(nullptr);
   a["min"] = sorted.front();
   a["max"] = sorted.back();
   json q = json::object();
@@ -100,7 +122,8 @@ json metric_json(const Selection& s, const MetricInfo& info) {
 }
 
 // Spearman correlation of `y` at the rows of `rows` with each sampled parameter.
-json rank_sensitivity(const Scenario& s, const SamplesTable& t, const std::vector<int64_t>& rows, const std::vector<double>& y) {
+json rank_sensitivity(const Scenario& s, const SamplesTable& t, const std::vector<int64_t>& rows,
+                      const std::vector<double>& y) {
   json out = json::object();
   for (const auto& p : s.study.parameters) {
     const std::vector<double>& col = t.values[static_cast<size_t>(t.column(p.name + unit_suffix(p.unit)))];
@@ -118,11 +141,11 @@ json sobol_json(const Scenario& s, const std::vector<double>& f) {
   json out = json::object();
   for (int k = 0; k < s.study.dimensions(); ++k) {
     const size_t i = static_cast<size_t>(k);
-    out[s.study.parameters[i].name] = {
-        {"first", number_or_null(si.first[i])},
-        {"first_ci95_half_width", number_or_null(i < si.first_ci.size() ? si.first_ci[i] : kNaN)},
-        {"total", number_or_null(si.total[i])},
-        {"total_ci95_half_width", number_or_null(i < si.total_ci.size() ? si.total_ci[i] : kNaN)}};
+    out[s.study.parameters[i].name] = {{"first", number_or_null(si.first[i])},
+                                       {"first_ci95_half_width", number_or_null(i < si.first_ci.size() ? si.first_ci[i] : kNaN)},
+                                       {"total", number_or_null(si.total[i])},
+                                       {"total_ci95_half_width",
+                                        number_or_null(i < si.total_ci.size() ? si.total_ci[i] : kNaN)}};
   }
   return out;
 }
@@ -150,17 +173,22 @@ json study_summary(const Scenario& s, const SamplesTable& t, const StudyTimings&
   study["sensitivity"] = spec.sobol_sensitivity ? "sobol" : "rank";
   json params = json::array();
   for (const auto& p : spec.parameters) {
-    params.push_back({{"name", p.name}, {"unit", p.unit}, {"distribution", distribution_json(p.distribution)},
+    params.push_back({{"name", p.name},
+                      {"unit", p.unit},
+                      {"distribution", distribution_json(p.distribution)},
                       {"allowed_range", {p.min, p.max}}});
   }
   study["parameters"] = params;
-  study["rollover"] = {{"roll_deg", spec.rollover.roll_deg}, {"two_wheel_lift_s", spec.rollover.two_wheel_lift_s},
-                       {"definition", "max |roll| relative to the ground > roll_deg, or both wheels of one side off "
-                                      "the ground for two_wheel_lift_s without a break, or capsized"}};
+  study["rollover"] = {{"roll_deg", spec.rollover.roll_deg},
+                       {"two_wheel_lift_s", spec.rollover.two_wheel_lift_s},
+                       {"definition",
+                        "max |roll| relative to the ground > roll_deg, or both wheels of one side off "
+                        "the ground for two_wheel_lift_s without a break, or capsized"}};
   study["capsize_roll_deg"] = s.capsize_roll_deg;
   if (s.driver.kind == DriverSpec::Kind::Path) {
     const PathEventCriteria& pe = spec.path_events;
-    study["lane_departure"] = {{"lane_width", pe.lane_width}, {"vehicle_width", pe.vehicle_width},
+    study["lane_departure"] = {{"lane_width", pe.lane_width},
+                               {"vehicle_width", pe.vehicle_width},
                                {"max_path_deviation_m", pe.lane_departure_deviation()}};
     study["path_deviation"] = {{"max", pe.max_deviation}};
   }
@@ -169,8 +197,10 @@ json study_summary(const Scenario& s, const SamplesTable& t, const StudyTimings&
         {"stretch", s.terrain_per_sample ? "each sample's own shift of the periodic road tile and sign, Philox stream "
                                            "kStreamRoad keyed by (seed, sample)"
                                          : "the scenario's"},
-        {"tile_length_m", s.terrain_type == "rough_road" ? json((s.terrain.desc.hf_nx - 1) * s.terrain.desc.hf_dx) : json(nullptr)},
-        {"tile_width_m", s.terrain_type == "rough_road" ? json((s.terrain.desc.hf_ny - 1) * s.terrain.desc.hf_dy) : json(nullptr)}};
+        {"tile_length_m",
+         s.terrain_type == "rough_road" ? json((s.terrain.desc.hf_nx - 1) * s.terrain.desc.hf_dx) : json(nullptr)},
+        {"tile_width_m",
+         s.terrain_type == "rough_road" ? json((s.terrain.desc.hf_ny - 1) * s.terrain.desc.hf_dy) : json(nullptr)}};
   }
   json event_list = json::object();
   for (const StudyEvent& e : study_events(s)) event_list[e.name] = e.description;
@@ -188,8 +218,7 @@ json study_summary(const Scenario& s, const SamplesTable& t, const StudyTimings&
     n_diverged += valid[i] == 1.0 && div[i] == 1.0 ? 1 : 0;
     n_capsized += valid[i] == 1.0 && capsized[i] == 1.0 ? 1 : 0;
   }
-  j["counts"] = {{"runs", rows}, {"valid", n_valid}, {"invalid", rows - n_valid}, {"diverged", n_diverged},
-                 {"capsized", n_capsized}};
+  j["counts"] = {{"runs", rows}, {"valid", n_valid}, {"invalid", rows - n_valid}, {"diverged", n_diverged}, {"capsized", n_capsized}};
   json examples = json::array();
   if (n_valid < rows) {
     const StudyDesign design(spec);
@@ -209,8 +238,10 @@ json study_summary(const Scenario& s, const SamplesTable& t, const StudyTimings&
     const std::string& name = def.name;
     const std::vector<double>& e = t.values[static_cast<size_t>(t.column(name))];
     int64_t k = 0;
-    for (int64_t r = 0; r < rows; ++r) k += valid[static_cast<size_t>(r)] == 1.0 && e[static_cast<size_t>(r)] == 1.0 ? 1 : 0;
-    events[name] = {{"count", k}, {"of", n_valid},
+    for (int64_t r = 0; r < rows; ++r)
+      k += valid[static_cast<size_t>(r)] == 1.0 && e[static_cast<size_t>(r)] == 1.0 ? 1 : 0;
+    events[name] = {{"count", k},
+                    {"of", n_valid},
                     {"probability", n_valid > 0 ? json(static_cast<double>(k) / static_cast<double>(n_valid)) : json(nullptr)},
                     {"wilson_95", interval_json(wilson_interval(k, n_valid))},
                     {"clopper_pearson_95", interval_json(clopper_pearson_interval(k, n_valid))}};
@@ -241,8 +272,9 @@ json study_summary(const Scenario& s, const SamplesTable& t, const StudyTimings&
   }
   j["metrics"] = metrics;
   json sens = {{"spearman", rank}};
-  sens["spearman_note"] = "rank correlation of each output with each sampled parameter over the valid samples "
-                          "(metrics: the non-diverged ones); NaN (null) when an output or parameter is constant";
+  sens["spearman_note"] =
+      "rank correlation of each output with each sampled parameter over the valid samples "
+      "(metrics: the non-diverged ones); NaN (null) when an output or parameter is constant";
   if (spec.sobol_sensitivity && rows == spec.run_count()) {
     json sobol = json::object();
     for (int m = 0; m < kMetricCount; ++m) {
@@ -259,8 +291,9 @@ json study_summary(const Scenario& s, const SamplesTable& t, const StudyTimings&
       sobol[def.name] = sobol_json(s, f);
     }
     sens["sobol"] = sobol;
-    sens["sobol_note"] = "Saltelli (2010) first-order and Jansen (1999) total indices over samples * (d + 2) runs; "
-                         "a base sample with an invalid or (for metrics) diverged run is dropped";
+    sens["sobol_note"] =
+        "Saltelli (2010) first-order and Jansen (1999) total indices over samples * (d + 2) runs; "
+        "a base sample with an invalid or (for metrics) diverged run is dropped";
   }
   j["sensitivity"] = sens;
 
@@ -289,8 +322,12 @@ json study_summary(const Scenario& s, const SamplesTable& t, const StudyTimings&
                   {"samples_this_run", timings.samples_this_run},
                   {"simulated_this_run", timings.simulated_this_run},
                   {"samples_per_s", rate},
-                  {"vehicle_steps_per_s", timings.wall_time_s > 0.0 ? timings.vehicle_steps_this_run / timings.wall_time_s : 0.0}};
-  j["files"] = {{"samples", "samples.csv"}, {"summary", "summary.json"}, {"report", "report.html"}, {"manifest", "study.json"}};
+                  {"vehicle_steps_per_s",
+                   timings.wall_time_s > 0.0 ? timings.vehicle_steps_this_run / timings.wall_time_s : 0.0}};
+  j["files"] = {{"samples", "samples.csv"},
+                {"summary", "summary.json"},
+                {"report", "report.html"},
+                {"manifest", "study.json"}};
   return j;
 }
 
@@ -320,11 +357,13 @@ StudyReport study_report(const Scenario& s, const SamplesTable& t, const json& s
     }
     return out;
   };
-  for (const auto& p : s.study.parameters) r.parameters.push_back({p.name, p.unit, column(p.name + unit_suffix(p.unit), false, false)});
+  for (const auto& p : s.study.parameters)
+    r.parameters.push_back({p.name, p.unit, column(p.name + unit_suffix(p.unit), false, false)});
   for (int m = 0; m < kMetricCount; ++m) {
     const MetricInfo& info = kMetricInfo[m];
     if (m == metric::diverged_time) continue;
-    r.metrics.push_back({info.name, info.unit, column(std::string(info.name) + unit_suffix(info.unit), true, is_event_time(info))});
+    r.metrics.push_back(
+        {info.name, info.unit, column(std::string(info.name) + unit_suffix(info.unit), true, is_event_time(info))});
   }
   for (const StudyEvent& def : study_events(s)) {
     const std::vector<double> x = column(def.name, false, false);
@@ -365,8 +404,8 @@ std::string study_text_summary(const Scenario& s, const json& j, const std::stri
                 format_rate(tm["samples_per_s"].get<double>()).c_str());
   o << line;
   o << "  valid: " << c["valid"].get<int64_t>() << ", invalid: " << c["invalid"].get<int64_t>()
-    << ", capsized (frozen on their side): " << c["capsized"].get<int64_t>() << ", diverged: " << c["diverged"].get<int64_t>()
-    << "\n";
+    << ", capsized (frozen on their side): " << c["capsized"].get<int64_t>()
+    << ", diverged: " << c["diverged"].get<int64_t>() << "\n";
   for (const StudyEvent& def : study_events(s)) {
     const char* name = def.name.c_str();
     const json& e = j["events"][def.name];

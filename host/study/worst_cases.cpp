@@ -55,7 +55,8 @@ std::vector<ReportTrace> simulate_traces(const Scenario& s, const std::vector<in
   }
   const std::vector<double> metrics = batch.metrics();
   for (int v = 0; v < n; ++v) {
-    for (int j = 0; j < kMetricCount; ++j) traces[static_cast<size_t>(v)].metrics.push_back(metrics[static_cast<size_t>(j) * n + v]);
+    for (int j = 0; j < kMetricCount; ++j)
+      traces[static_cast<size_t>(v)].metrics.push_back(metrics[static_cast<size_t>(j) * n + v]);
   }
   return traces;
 }

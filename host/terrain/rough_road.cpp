@@ -55,18 +55,20 @@ TerrainSpec iso8608_road(const RoughRoadSettings& r) {
   positive(r.n_min, "n_min");
   if (!(r.n_max > r.n_min)) throw Error("rough road: n_max must exceed n_min");
   if (!(r.n_max <= 0.5 / r.spacing_x)) {
-    throw Error("rough road: n_max (" + std::to_string(r.n_max) + " cycle/m) is above the Nyquist frequency of spacing_x (" +
-                std::to_string(0.5 / r.spacing_x) + ")");
+    throw Error("rough road: n_max (" + std::to_string(r.n_max) +
+                " cycle/m) is above the Nyquist frequency of spacing_x (" + std::to_string(0.5 / r.spacing_x) + ")");
   }
   if (r.bands < 1 || r.bands > 100000) throw Error("rough road: bands must be in [1, 100000]");
-  if (!(r.max_lateral_angle >= 0.0 && r.max_lateral_angle < 1.5)) throw Error("rough road: max_lateral_angle must be in [0, 1.5) rad");
+  if (!(r.max_lateral_angle >= 0.0 && r.max_lateral_angle < 1.5))
+    throw Error("rough road: max_lateral_angle must be in [0, 1.5) rad");
   // Counted in double first: a long road at a fine spacing must not overflow the integers.
   const double samples_x = std::round(r.length / r.spacing_x) + 1.0, samples_y = std::round(r.width / r.spacing_y) + 1.0;
   if (!(samples_x * samples_y <= 2.0e8)) throw Error("rough road: more than 2e8 samples; raise the spacing");
   // Each sample sums every band's wave: cap the work where synthesis would take more than about a second.
   if (samples_x * samples_y * r.bands > 1.0e9) {
     char what[160];
-    std::snprintf(what, sizeof what, "rough road: %.3g samples x %d bands is more than 1e9 wave evaluations", samples_x * samples_y, r.bands);
+    std::snprintf(what, sizeof what, "rough road: %.3g samples x %d bands is more than 1e9 wave evaluations",
+                  samples_x * samples_y, r.bands);
     throw Error(std::string(what) + "; raise the spacing or lower bands");
   }
   const int nx = static_cast<int>(samples_x);
@@ -96,7 +98,8 @@ TerrainSpec iso8608_road(const RoughRoadSettings& r) {
     // merged, the wave keeps the first band's phase and slant and the bands' summed variance.
     const long long cycles = std::max(1LL, std::llround(n * period_x));
     if (2 * cycles >= nx - 1) {
-      throw Error("rough road: n_max (" + std::to_string(r.n_max) + " cycle/m) reaches the Nyquist frequency of the periodic tile");
+      throw Error("rough road: n_max (" + std::to_string(r.n_max) +
+                  " cycle/m) reaches the Nyquist frequency of the periodic tile");
     }
     if (cycles == last_cycles) {
       amplitude.back() = std::hypot(amplitude.back(), a);

@@ -9,8 +9,8 @@ namespace fleetdyn {
 enum class BackendKind { Auto, Cpu, Cuda };
 enum class Precision { Fp32, Fp64 };
 
-const char* backend_name(BackendKind b);    // "auto", "cpu", "cuda"
-const char* precision_name(Precision p);    // "fp32", "fp64"
+const char* backend_name(BackendKind b);  // "auto", "cpu", "cuda"
+const char* precision_name(Precision p);  // "fp32", "fp64"
 
 // Whether this build has CUDA and a usable device. `why` receives "no CUDA device (...)" with
 // the runtime's reason, "built without CUDA", or the device name.

@@ -29,8 +29,8 @@
 #include "fleetdyn/backend.h"
 #include "fleetdyn/driver.h"
 #include "fleetdyn/physics/core/driveline.h"
-#include "fleetdyn/physics/drivers/driver.h"
 #include "fleetdyn/physics/core/terrain.h"
+#include "fleetdyn/physics/drivers/driver.h"
 #include "fleetdyn/vehicle_models.h"
 
 namespace fleetdyn {
@@ -72,17 +72,17 @@ struct ManeuverPoint {
 };
 using Maneuver = std::vector<ManeuverPoint>;
 
-constexpr int kMaxSubsteps = 1000;     // BatchOptions::substeps in [1, kMaxSubsteps]
+constexpr int kMaxSubsteps = 1000;    // BatchOptions::substeps in [1, kMaxSubsteps]
 constexpr int kMaxCpuThreads = 4096;  // BatchOptions::cpu_threads in [0, kMaxCpuThreads]
 
 struct BatchOptions {
   BackendKind backend = BackendKind::Auto;
   Precision precision = Precision::Fp64;
-  double step = 1.0e-3;       // [s] outer step; strut_default_step() / ce_step_analysis() derive
-                              // it from the stiffest mode (HMMWV: strut 1 ms, ce 2 ms)
-  int substeps = 1;           // RK4 substeps per step, 1 .. kMaxSubsteps
+  double step = 1.0e-3;         // [s] outer step; strut_default_step() / ce_step_analysis() derive
+                                // it from the stiffest mode (HMMWV: strut 1 ms, ce 2 ms)
+  int substeps = 1;             // RK4 substeps per step, 1 .. kMaxSubsteps
   bool requery_contact = true;  // terrain queried at every RK4 stage (false: once per step; strut only)
-  int cpu_threads = 0;        // CPU backend threads, 0 .. kMaxCpuThreads; 0 = all hardware threads
+  int cpu_threads = 0;          // CPU backend threads, 0 .. kMaxCpuThreads; 0 = all hardware threads
   // CPU backend, strut and pgs: step 4 (fp64) or 8 (fp32) vehicles at once in SIMD lanes (true;
   // pgs: its Gauss-Seidel sweeps), or one at a time through the scalar code the GPU runs (false).
   // Results agree to round-off. The ce model always runs the scalar code.
@@ -96,13 +96,13 @@ struct BatchOptions {
 
 // One vehicle's state in world coordinates, for reading back.
 struct VehicleSnapshot {
-  double time;                        // [s]
-  int status;                         // VehicleStatus
-  std::array<double, 3> position;     // [m] body COM, world (ce: the chassis COM)
-  std::array<double, 3> euler;        // [rad] roll, pitch, yaw (ZYX)
-  std::array<double, 3> velocity;     // [m/s] of the body COM, world
-  std::array<double, 3> omega_body;   // [rad/s]
-  std::array<double, 4> wheel_spin;   // [rad/s] (ce, pgs: relative to the upright)
+  double time;                       // [s]
+  int status;                        // VehicleStatus
+  std::array<double, 3> position;    // [m] body COM, world (ce: the chassis COM)
+  std::array<double, 3> euler;       // [rad] roll, pitch, yaw (ZYX)
+  std::array<double, 3> velocity;    // [m/s] of the body COM, world
+  std::array<double, 3> omega_body;  // [rad/s]
+  std::array<double, 4> wheel_spin;  // [rad/s] (ce, pgs: relative to the upright)
 };
 
 class Batch {
@@ -123,15 +123,15 @@ class Batch {
 
   int vehicle_count() const;
   VehicleModel model() const;
-  int state_size() const;            // scalars per vehicle in state(): kStrutStateSize, kCeStateSize or kPgsVehicleStateSize
-  BackendKind backend() const;       // Cpu or Cuda (never Auto)
+  int state_size() const;       // scalars per vehicle in state(): kStrutStateSize, kCeStateSize or kPgsVehicleStateSize
+  BackendKind backend() const;  // Cpu or Cuda (never Auto)
   Precision precision() const;
   const std::string& device_name() const;  // e.g. "cpu (2 threads)" or the GPU's name
   const BatchOptions& options() const;
   const StrutParams<double>& params(int vehicle) const;  // strut only; throws for ce and pgs
   // Any model: the tire, driveline, brakes and gravity every model shares (VehicleCommon).
   const VehicleCommon<double>& common_params(int vehicle) const;
-  const CeParams<double>& ce_params(int vehicle) const;  // ce; pgs: pgs_vehicle_rest_params; throws for strut
+  const CeParams<double>& ce_params(int vehicle) const;           // ce; pgs: pgs_vehicle_rest_params; throws for strut
   const PgsVehicleParams<double>& pgs_params(int vehicle) const;  // pgs only
   const TerrainSpec& terrain() const;
 
@@ -160,9 +160,9 @@ class Batch {
 
   // Read-back (synchronizes).
   std::vector<VehicleSnapshot> snapshots();
-  std::vector<double> state();       // raw state, [state_size()][N], positions local to each origin
-  std::vector<double> origins();     // [2][N]
-  std::vector<double> metrics();     // [kMetricCount][N]
+  std::vector<double> state();    // raw state, [state_size()][N], positions local to each origin
+  std::vector<double> origins();  // [2][N]
+  std::vector<double> metrics();  // [kMetricCount][N]
   std::vector<int> status();
   // [kDriverStateSize][N] (physics/drivers/driver.h, driver::StateIndex: e.g. the signed lateral error,
   // the last commands, the fishhook's countersteer time); empty before a driver was set.

@@ -52,7 +52,8 @@ std::vector<double> ce_place_on_terrain(const CeParams<double>& p, const std::ve
 // within 75 % of the stability limit, rounded down to 1, 2 or 5 x 10^k s (HMMWV: 2 ms).
 StepAnalysis ce_step_analysis(const CeParams<double>& p);
 
-// The strut model's lumped parameters for the vehicle a CeParams describes (same total mass, sprung COM, wheel positions at rest, wheel rates k_spring MR^2 and damping c MR^2 with motion ratios taken from the ce kinematics at design, spin inertia, tire and driveline), so the two models can be compared on the same vehicle.
+// The strut model's lumped parameters for the vehicle a CeParams describes (same total mass, sprung COM, wheel positions
+// at rest, wheel rates k_spring MR^2 and damping c MR^2 with motion ratios taken from the ce kinematics at design, spin inertia, tire and driveline), so the two models can be compared on the same vehicle.
 StrutParams<double> strut_equivalent_params(const CeParams<double>& p);
 
 }  // namespace fleetdyn

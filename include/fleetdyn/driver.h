@@ -52,8 +52,8 @@ struct PathDriverSettings {
 
 // A closed circle of `points` vertices through (x, y), heading `yaw` [rad] there, turning left
 // (counter-clockwise) or right; target speed `speed` throughout (ISO 4138 constant radius).
-inline Path circle_path(double radius, double speed, int points = 720, double x = 0.0, double y = 0.0,
-                        double yaw = 0.0, bool left = true) {
+inline Path circle_path(double radius, double speed, int points = 720, double x = 0.0, double y = 0.0, double yaw = 0.0,
+                        bool left = true) {
   const double side = left ? 1.0 : -1.0;
   const double cx = x - side * radius * std::sin(yaw), cy = y + side * radius * std::cos(yaw);
   Path p;
@@ -138,17 +138,17 @@ enum class SteerProgramKind {
 // One vehicle's steer program (physics/drivers/steer_program.h). Steer in normalized input units.
 struct SteerProgram {
   SteerProgramKind kind = SteerProgramKind::RampHold;
-  double start_time = 0.5;     // [s] start of the first steer
-  double amplitude = 0.0;      // [-] first steer, + = left; |amplitude| <= 1
-  double rate = 1.0;           // [1/s] ramps (RampHold, Fishhook)
-  double hold = 0.0;           // [s] RampHold: before returning to 0 (<= 0: hold to the end);
-                               //     Fishhook: countersteer hold (NHTSA: 3 s)
-  double frequency = 0.7;      // [Hz] SineWithDwell (FMVSS 126)
-  double dwell = 0.5;          // [s] SineWithDwell: hold at the second peak (FMVSS 126)
+  double start_time = 0.5;                       // [s] start of the first steer
+  double amplitude = 0.0;                        // [-] first steer, + = left; |amplitude| <= 1
+  double rate = 1.0;                             // [1/s] ramps (RampHold, Fishhook)
+  double hold = 0.0;                             // [s] RampHold: before returning to 0 (<= 0: hold to the end);
+                                                 //     Fishhook: countersteer hold (NHTSA: 3 s)
+  double frequency = 0.7;                        // [Hz] SineWithDwell (FMVSS 126)
+  double dwell = 0.5;                            // [s] SineWithDwell: hold at the second peak (FMVSS 126)
   double roll_rate_threshold = deg_to_rad(1.5);  // [rad/s] Fishhook: countersteer at |p| <= this
-  double throttle_before = 0.0;  // [0, 1] before start_time
-  double throttle = 0.0;         // [0, 1] from start_time (the standards release it: coast)
-  double brake = 0.0;            // [0, 1] from start_time
+  double throttle_before = 0.0;                  // [0, 1] before start_time
+  double throttle = 0.0;                         // [0, 1] from start_time (the standards release it: coast)
+  double brake = 0.0;                            // [0, 1] from start_time
 };
 
 // Normalized steer per radian of handwheel for a steering ratio i and the road-wheel angle at

@@ -13,9 +13,9 @@
 // bad input throws fleetdyn::Error naming the body, joint, contact, spring or setting.
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <string>
-#include <limits>
 #include <vector>
 
 #include "fleetdyn/backend.h"  // BackendKind, Precision, cuda_available
@@ -29,12 +29,12 @@ namespace fleetdyn {
 // about z; out-of-plane inputs must be zero.
 
 struct PgsBodyDef {
-  double mass = 1.0;                          // [kg] > 0 (ignored for kinematic bodies)
-  Vec3<double> inertia{1.0, 1.0, 1.0};        // [kg m^2] principal moments, body frame (2-D: z used)
-  Vec3<double> position{0.0, 0.0, 0.0};       // [m] COM, world, at t = 0
+  double mass = 1.0;                     // [kg] > 0 (ignored for kinematic bodies)
+  Vec3<double> inertia{1.0, 1.0, 1.0};   // [kg m^2] principal moments, body frame (2-D: z used)
+  Vec3<double> position{0.0, 0.0, 0.0};  // [m] COM, world, at t = 0
   Quat<double> orientation{1.0, 0.0, 0.0, 0.0};
-  Vec3<double> velocity{0.0, 0.0, 0.0};       // [m/s] world
-  Vec3<double> omega{0.0, 0.0, 0.0};          // [rad/s] world
+  Vec3<double> velocity{0.0, 0.0, 0.0};  // [m/s] world
+  Vec3<double> omega{0.0, 0.0, 0.0};     // [rad/s] world
   // Kinematic bodies follow x(t) = position + motion_velocity t + motion_amplitude
   // sin(motion_frequency t + motion_phase) with fixed orientation (seed 000's socket).
   bool kinematic = false;
@@ -46,19 +46,19 @@ struct PgsBodyDef {
 
 struct PgsJointDef {
   pgs::JointKind kind = pgs::JointKind::Ball;
-  int body_a = -1, body_b = -1;              // body indices; -1 = the world
-  Vec3<double> anchor_a{0.0, 0.0, 0.0};      // [m] joint point, body a frame (world for -1)
-  Vec3<double> anchor_b{0.0, 0.0, 0.0};      // [m] joint point, body b frame
-  Vec3<double> axis_a{0.0, 0.0, 1.0};        // hinge / slider / universal axis, body a frame
-  Vec3<double> axis_b{0.0, 0.0, 1.0};        // hinge / universal axis, body b frame
-  double length = -1.0;                      // [m] distance / tether; < 0: the initial distance
+  int body_a = -1, body_b = -1;          // body indices; -1 = the world
+  Vec3<double> anchor_a{0.0, 0.0, 0.0};  // [m] joint point, body a frame (world for -1)
+  Vec3<double> anchor_b{0.0, 0.0, 0.0};  // [m] joint point, body b frame
+  Vec3<double> axis_a{0.0, 0.0, 1.0};    // hinge / slider / universal axis, body a frame
+  Vec3<double> axis_b{0.0, 0.0, 1.0};    // hinge / universal axis, body b frame
+  double length = -1.0;                  // [m] distance / tether; < 0: the initial distance
   // Hinge limit (JointKind::HingeLimit, 3-D): stops on b's rotation relative to a about axis_a,
   // the angle measured from the bodies' initial poses (0 there). Pair it with a revolute joint
   // on the same bodies and axis. stiffness: infinity = a rigid stop, else an elastic one (an
   // implicit spring-damper row; physics/pgs/joints.h emit_elastic_stop).
-  double lower = -1.0, upper = 1.0;                                 // [rad], -pi < lower < upper < pi
-  double stiffness = std::numeric_limits<double>::infinity();       // [N m/rad] > 0
-  double damping = 0.0;                                             // [N m s/rad] >= 0
+  double lower = -1.0, upper = 1.0;                            // [rad], -pi < lower < upper < pi
+  double stiffness = std::numeric_limits<double>::infinity();  // [N m/rad] > 0
+  double damping = 0.0;                                        // [N m s/rad] >= 0
 };
 
 struct PgsContactDef {
@@ -72,9 +72,9 @@ struct PgsContactDef {
 struct PgsSpringDef {
   int body_a = -1, body_b = -1;
   Vec3<double> anchor_a{0.0, 0.0, 0.0}, anchor_b{0.0, 0.0, 0.0};  // [m] body frames
-  double stiffness = 0.0;    // [N/m]
-  double damping = 0.0;      // [N s/m]
-  double rest_length = -1.0; // [m]; < 0: the initial length
+  double stiffness = 0.0;                                         // [N/m]
+  double damping = 0.0;                                           // [N s/m]
+  double rest_length = -1.0;                                      // [m]; < 0: the initial length
 };
 
 struct PgsGroundDef {
@@ -86,21 +86,21 @@ struct PgsGroundDef {
 };
 
 struct PgsModelDef {
-  int dimension = 3;                               // 2 or 3
-  Vec3<double> gravity{0.0, 0.0, -9.81};           // [m/s^2]
+  int dimension = 3;                      // 2 or 3
+  Vec3<double> gravity{0.0, 0.0, -9.81};  // [m/s^2]
   std::vector<PgsBodyDef> bodies;
   std::vector<PgsJointDef> joints;
-  std::vector<PgsContactDef> contacts;             // only with ground.enabled
+  std::vector<PgsContactDef> contacts;  // only with ground.enabled
   std::vector<PgsSpringDef> springs;
   PgsGroundDef ground;
 };
 
 struct PgsSolverSettings {
-  double step = 1.0e-3;           // [s]
-  int max_iterations = 100;       // PGS sweeps per step (the cap)
-  double tolerance = 1.0e-6;      // [m/s] stop when the residual is below; 0: always max_iterations
-  double baumgarte = 0.2;         // [-] fraction of a position error removed per step
-  double warm_start = 1.0;        // [-] factor on last step's impulses; 0: cold start
+  double step = 1.0e-3;       // [s]
+  int max_iterations = 100;   // PGS sweeps per step (the cap)
+  double tolerance = 1.0e-6;  // [m/s] stop when the residual is below; 0: always max_iterations
+  double baumgarte = 0.2;     // [-] fraction of a position error removed per step
+  double warm_start = 1.0;    // [-] factor on last step's impulses; 0: cold start
   pgs::FrictionCone cone = pgs::FrictionCone::Circular;
   bool velocity_product_term = false;  // ball rows target -dt (dJ/dt) v (seed 003's acceleration form)
   double restitution_threshold = 0.1;  // [m/s]
@@ -121,19 +121,19 @@ struct PgsBatchOptions {
 // ---- results -------------------------------------------------------------------------------------
 
 struct PgsBodyState {
-  Vec3<double> position;       // [m]
+  Vec3<double> position;  // [m]
   Quat<double> orientation;
-  Vec3<double> velocity;       // [m/s]
-  Vec3<double> omega;          // [rad/s] world
+  Vec3<double> velocity;  // [m/s]
+  Vec3<double> omega;     // [rad/s] world
 };
 
 struct PgsReport {
-  int status = 0;                        // pgs::StatusBits, sticky since the last set_state
-  int iterations = 0;                    // sweeps of the last step
-  double residual_bilateral = 0.0;       // [m/s | rad/s] last step, max |J v1 - target|
-  double residual_complementarity = 0.0; // [m/s | rad/s] last step, natural-map residual
-  double drift = 0.0;                    // [m | rad] max bilateral |C| at the start of the last step
-  double penetration = 0.0;              // [m] max contact penetration / tether over-stretch, same time
+  int status = 0;                         // pgs::StatusBits, sticky since the last set_state
+  int iterations = 0;                     // sweeps of the last step
+  double residual_bilateral = 0.0;        // [m/s | rad/s] last step, max |J v1 - target|
+  double residual_complementarity = 0.0;  // [m/s | rad/s] last step, natural-map residual
+  double drift = 0.0;                     // [m | rad] max bilateral |C| at the start of the last step
+  double penetration = 0.0;               // [m] max contact penetration / tether over-stretch, same time
 };
 
 // One constraint row of the model (the same for every system).

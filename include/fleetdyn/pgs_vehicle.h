@@ -23,13 +23,13 @@ struct PgsVehicleDef {
   // of the tire's unloaded radius with a contact row and two Coulomb friction rows (mu = tire.mu
   // times the surface's mu_scale); flat terrain only.
   pgsv::WheelContact wheel_contact = pgsv::WheelContact::Tire;
-  int iterations = 30;        // PGS sweeps per step, fixed (no tolerance: a deterministic cost)
+  int iterations = 30;  // PGS sweeps per step, fixed (no tolerance: a deterministic cost)
   // Fraction of a joint error removed per step. 0.1, not the usual 0.2: with 0.2, full warm start
   // and 30 sweeps, the unconverged part of the joint impulses and the Baumgarte correction fed each
   // other in severe step steers with lifted wheels (chassis COM at 0.6-1.7 m) until the linkage
   // broke within 2-3 s; 0.1 holds it in all of them (docs/models/pgs.md).
   double baumgarte = 0.1;
-  double warm_start = 1.0;    // factor on last step's impulses
+  double warm_start = 1.0;                               // factor on last step's impulses
   pgs::FrictionCone cone = pgs::FrictionCone::Circular;  // rigid-wheel mode
 };
 

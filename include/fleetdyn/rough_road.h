@@ -25,18 +25,18 @@
 namespace fleetdyn {
 
 struct RoughRoadSettings {
-  char road_class = 'C';        // 'A' (Gd(n0) = 16e-6 m^3) .. 'H', each class 4x the previous
-  double roughness = 0.0;       // [m^3] Gd(n0) directly; > 0 overrides road_class
-  double length = 1200.0;       // [m] along x from x = 0
-  double width = 12.0;          // [m] across, centred on y = 0
-  double spacing_x = 0.1;       // [m]
-  double spacing_y = 0.25;      // [m]
-  double n_min = 0.011;         // [cycle/m] longest wavelength about 90 m
-  double n_max = 2.83;          // [cycle/m] shortest about 0.35 m (3.5 samples at spacing_x)
-  int bands = 128;              // cosines in the sum
+  char road_class = 'C';           // 'A' (Gd(n0) = 16e-6 m^3) .. 'H', each class 4x the previous
+  double roughness = 0.0;          // [m^3] Gd(n0) directly; > 0 overrides road_class
+  double length = 1200.0;          // [m] along x from x = 0
+  double width = 12.0;             // [m] across, centred on y = 0
+  double spacing_x = 0.1;          // [m]
+  double spacing_y = 0.25;         // [m]
+  double n_min = 0.011;            // [cycle/m] longest wavelength about 90 m
+  double n_max = 2.83;             // [cycle/m] shortest about 0.35 m (3.5 samples at spacing_x)
+  int bands = 128;                 // cosines in the sum
   double max_lateral_angle = 0.5;  // [rad] of the wave fronts
   uint64_t seed = 1;
-  bool periodic = false;        // a tile repeating every length x width (above); else edges are held
+  bool periodic = false;  // a tile repeating every length x width (above); else edges are held
 };
 
 // Gd(n0) [m^3] of an ISO 8608 class 'A'..'H' (geometric mean of the class); throws otherwise.

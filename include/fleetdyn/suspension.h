@@ -36,8 +36,8 @@ CeSuspension<double> make_ce_suspension(const SuspensionDesign& design);
 // The corner's kinematics for LCA angle and steering angle (host convenience for tools and tests).
 struct CornerKinematics {
   CornerPose<double> pose;
-  CornerMotion<double> per_lca_rate;     // velocities for lca_rate = 1, steering still (X, seed eq. 9)
-  CornerMotion<double> per_steer_rate;   // velocities for steering rate = 1, LCA still
+  CornerMotion<double> per_lca_rate;    // velocities for lca_rate = 1, steering still (X, seed eq. 9)
+  CornerMotion<double> per_steer_rate;  // velocities for steering rate = 1, LCA still
 };
 CornerKinematics corner_kinematics(const CeSuspension<double>& s, int corner, double lca_angle, double steer_angle);
 

@@ -50,7 +50,7 @@
 namespace fleetdyn {
 
 enum class EnvTask { PathFollowing, ReachSpeed };
-const char* env_task_name(EnvTask task);     // "path_following", "reach_speed"
+const char* env_task_name(EnvTask task);              // "path_following", "reach_speed"
 EnvTask env_task_from_name(const std::string& name);  // throws fleetdyn::Error listing the names
 
 // Where a buffer lives: host memory, or the CUDA device of a cuda-backend env.
@@ -63,9 +63,9 @@ enum class MemorySpace { Host, Device };
 // travel limits and max_steer (env_randomizable_params(parse_model("ce")) lists them); each
 // episode starts at the rest state of the parameters it drew.
 struct ParamRandomization {
-  std::string name;       // e.g. "total_mass", "cg_height", "tire.mu"; ce: "chassis_mass", "chassis_com_z" ...
+  std::string name;  // e.g. "total_mass", "cg_height", "tire.mu"; ce: "chassis_mass", "chassis_com_z" ...
   double lo = 1.0, hi = 1.0;
-  bool relative = true;   // true: factor on the base value; false: the value itself
+  bool relative = true;  // true: factor on the base value; false: the value itself
 };
 
 struct VectorEnvConfig {
@@ -74,44 +74,44 @@ struct VectorEnvConfig {
   EnvTask task = EnvTask::PathFollowing;
   BackendKind backend = BackendKind::Auto;
   Precision precision = Precision::Fp32;
-  int cpu_threads = 0;          // CPU backend; 0 = all hardware threads
-  bool cpu_simd = true;         // CPU backend: strut physics of 4 (fp64) or 8 (fp32) envs at once in SIMD
-                                // lanes; the ce model always runs the scalar path (the GPU's code)
+  int cpu_threads = 0;   // CPU backend; 0 = all hardware threads
+  bool cpu_simd = true;  // CPU backend: strut physics of 4 (fp64) or 8 (fp32) envs at once in SIMD
+                         // lanes; the ce model always runs the scalar path (the GPU's code)
   uint64_t seed = 0;
   StrutParams<double> vehicle = {};  // strut: base parameters of every env; total_mass == 0: the HMMWV
-  CeParams<double> ce_vehicle = {};    // ce: base parameters of every env; chassis_mass == 0: the HMMWV
-                                       // (hmmwv_ce_params())
+  CeParams<double> ce_vehicle = {};  // ce: base parameters of every env; chassis_mass == 0: the HMMWV
+                                     // (hmmwv_ce_params())
   // Time. Negative: the default.
   double physics_step = -1.0;  // [s]; default: the model's default step for the base vehicle (its
                                // stiffest mode: strut_default_step / ce_step_analysis; HMMWV: strut
                                // 1 ms, ce 2 ms)
   int decimation = -1;         // physics steps per env step; default: 50 Hz control (0.02 s / physics_step,
                                // rounded; HMMWV: strut 20, ce 10)
-  double time_limit = 30.0;      // [s] of simulated time, then truncation
+  double time_limit = 30.0;    // [s] of simulated time, then truncation
   // Actuator rate limits [normalized units / s]: the steering goes lock to lock (2 units) in
   // 0.5 s at 4/s (a road-wheel rate of 60 deg/s with the HMMWV's 30 deg lock).
   double steer_rate = 4.0, throttle_rate = 5.0, brake_rate = 10.0;
   // Observations: feature names in order (observation_features()); empty = the task's default.
   std::vector<std::string> observations;
-  int lookahead_points = 5;       // for "lookahead"
-  double lookahead_spacing = 5.0; // [m]
+  int lookahead_points = 5;        // for "lookahead"
+  double lookahead_spacing = 5.0;  // [m]
   // Tracks (path following; reach speed drives a straight lane along x).
   int track_points = 256;
-  double track_spacing = 2.0;          // [m]
-  double track_max_curvature = 0.04;   // [1/m] (25 m radius)
+  double track_spacing = 2.0;                                        // [m]
+  double track_max_curvature = 0.04;                                 // [1/m] (25 m radius)
   double track_wavelength_min = 40.0, track_wavelength_max = 160.0;  // [m] of the curvature sines
-  double track_straight = 15.0;        // [m] the curvature fades in over this
-  double road_half_width = 4.0;        // [m] farther from the centreline ends the episode (off road)
+  double track_straight = 15.0;                                      // [m] the curvature fades in over this
+  double road_half_width = 4.0;  // [m] farther from the centreline ends the episode (off road)
   // Episode start: speed, offsets from the track's start (which is world (0, 0) heading +x for
   // path following, a random point of the rough road for reach speed).
-  double speed_min = 5.0, speed_max = 12.0;        // [m/s]
-  double lateral_offset_max = 0.5;                 // [m]
-  double heading_offset_max = 0.05;                // [rad]
+  double speed_min = 5.0, speed_max = 12.0;                // [m/s]
+  double lateral_offset_max = 0.5;                         // [m]
+  double heading_offset_max = 0.05;                        // [rad]
   double target_speed_min = 5.0, target_speed_max = 20.0;  // [m/s] reach speed
   // Termination: rollover beyond this ground-relative roll or pitch, or an unbroken two-wheel
   // lift this long; off road; divergence.
-  double rollover_angle = 0.7853981633974483;      // [rad] 45 deg
-  double rollover_lift_time = 0.5;                 // [s]
+  double rollover_angle = 0.7853981633974483;  // [rad] 45 deg
+  double rollover_lift_time = 0.5;             // [s]
   // Reward per env step:
   //   w_progress * (arclength gained along the track) [m]
   // - w_lateral * lateral_error^2 * dt - w_heading * heading_error^2 * dt
@@ -135,7 +135,7 @@ struct VectorEnvConfig {
 // Every observation feature: name, width and meaning (the vector env's docs and checks use this).
 struct ObservationFeature {
   const char* name;
-  int width;        // lookahead: per point
+  int width;  // lookahead: per point
   const char* doc;
 };
 const std::vector<ObservationFeature>& observation_features();
@@ -176,17 +176,17 @@ class VectorEnv {
   // The env's buffers, in backend memory (host for cpu, device for cuda), valid for the env's
   // lifetime and overwritten by the next step() or reset(): copy what you keep.
   MemorySpace buffer_space() const;
-  const float* observations() const;         // [num_envs][observation_size()]
-  const float* rewards() const;              // [num_envs]
-  const uint8_t* terminated() const;         // [num_envs] 0/1
-  const uint8_t* truncated() const;          // [num_envs] 0/1
-  const float* final_observations() const;   // [num_envs][observation_size()], rows where has_final
-  const uint8_t* has_final() const;          // [num_envs] 0/1: the env's episode ended in the last step
-  const float* final_returns() const;        // [num_envs] undiscounted return of that episode
-  const int32_t* final_lengths() const;      // [num_envs] env steps of that episode
-  const int32_t* end_reasons() const;        // [num_envs] EndReason (physics/env/env_config.h) of that episode
-  void synchronize();                        // waits for the env's stream (no-op on the CPU)
-  void* stream() const;                      // cudaStream_t of a CUDA env, else null
+  const float* observations() const;        // [num_envs][observation_size()]
+  const float* rewards() const;             // [num_envs]
+  const uint8_t* terminated() const;        // [num_envs] 0/1
+  const uint8_t* truncated() const;         // [num_envs] 0/1
+  const float* final_observations() const;  // [num_envs][observation_size()], rows where has_final
+  const uint8_t* has_final() const;         // [num_envs] 0/1: the env's episode ended in the last step
+  const float* final_returns() const;       // [num_envs] undiscounted return of that episode
+  const int32_t* final_lengths() const;     // [num_envs] env steps of that episode
+  const int32_t* end_reasons() const;       // [num_envs] EndReason (physics/env/env_config.h) of that episode
+  void synchronize();                       // waits for the env's stream (no-op on the CPU)
+  void* stream() const;                     // cudaStream_t of a CUDA env, else null
 
   // Host copies of the buffers (synchronize).
   std::vector<float> read_observations();

@@ -45,9 +45,9 @@ double vehicle_param(const StrutParams<double>& p, const std::string& name);
 // four wheels with body yaw), RK4 limit ~ 1.43 ms (braked, at rest),
 // default 1 ms. See docs/models/strut.md.
 struct StepAnalysis {
-  double stiffest_rate;     // [1/s]
-  double rk4_stable_step;   // [s]
-  double default_step;      // [s]
+  double stiffest_rate;    // [1/s]
+  double rk4_stable_step;  // [s]
+  double default_step;     // [s]
 };
 StepAnalysis strut_step_analysis(const StrutParams<double>& p);
 double strut_default_step(const StrutParams<double>& p);

@@ -10,9 +10,9 @@
 #include "fleetdyn/ce_fields.h"
 #include "fleetdyn/driver.h"
 #include "fleetdyn/error.h"
+#include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/core/metrics.h"
-#include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/vehicle.h"
 #include "host/batch/vehicle_models.h"
 
@@ -62,7 +62,8 @@ std::vector<P> params_from(const py::object& params, int n, const P& preset, Ptr
     for (size_t v = 0; v < count; ++v)
       for (const auto& [name, vals] : values) *ptr_of(out[v], name) = vals[vals.size() == 1 ? 0 : v];
   } else {
-    const std::string expected = std::string("params: expected None, a dict of overrides, a ") + class_name + " or a list of them";
+    const std::string expected = std::string("params: expected None, a dict of overrides, a ") + class_name +
+                                 " or a list of them";
     if (!py::isinstance<py::list>(params) && !py::isinstance<py::tuple>(params)) {
       throw py::type_error(expected + ", got " + describe(params));
     }
@@ -71,8 +72,8 @@ std::vector<P> params_from(const py::object& params, int n, const P& preset, Ptr
       out.push_back(item.cast<P>());
     }
     if (out.empty()) {
-      throw py::value_error(std::string("params: an empty list; expected 1 or num_vehicles (") + std::to_string(n) + ") " +
-                            class_name + " objects");
+      throw py::value_error(std::string("params: an empty list; expected 1 or num_vehicles (") + std::to_string(n) +
+                            ") " + class_name + " objects");
     }
   }
   for (auto& p : out) finalize(p);
@@ -122,7 +123,8 @@ PgsVehicleDef pgs_solver_from(const py::object& pgs) {
   }
   // As in scenario files: the tire has no friction rows, so a cone there would be silently ignored.
   if (cone_given && def.wheel_contact != pgsv::WheelContact::Rows) {
-    throw py::value_error("pgs['friction_cone']: applies to the rigid wheels' friction rows: give it with wheel_contact='rows'");
+    throw py::value_error(
+        "pgs['friction_cone']: applies to the rigid wheels' friction rows: give it with wheel_contact='rows'");
   }
   return def;
 }
@@ -150,7 +152,8 @@ TerrainSpec terrain_from(const py::object& terrain) {
   };
   auto positive = [&](const char* key, double fallback, double hi, const char* unit) {
     const double x = get(key, fallback, 0.0, hi, unit);
-    if (d.contains(key) && !(x > 0.0)) throw py::value_error(std::string("terrain['") + key + "']: must be positive, got 0");
+    if (d.contains(key) && !(x > 0.0))
+      throw py::value_error(std::string("terrain['") + key + "']: must be positive, got 0");
     return x;
   };
   const double max_grade = deg_to_rad(80.0);  // [rad] 80 degrees
@@ -177,12 +180,14 @@ TerrainSpec terrain_from(const py::object& terrain) {
     if (!d.contains("heights")) throw py::value_error("terrain: heightfield needs 'heights', a 2-d array [ny][nx]");
     const auto h = numeric_array(d["heights"], "terrain['heights']");
     if (h.ndim() != 2) {
-      throw py::value_error("terrain['heights']: expected a 2-d array [ny][nx], got " + std::to_string(h.ndim()) + " dimensions");
+      throw py::value_error("terrain['heights']: expected a 2-d array [ny][nx], got " + std::to_string(h.ndim()) +
+                            " dimensions");
     }
     for (py::ssize_t k = 0; k < h.size(); ++k) {
       if (!std::isfinite(h.data()[k])) {
         throw py::value_error("terrain['heights']: sample [" + std::to_string(k / h.shape(1)) + "][" +
-                              std::to_string(k % h.shape(1)) + "] is " + std::to_string(h.data()[k]) + " (heights must be finite)");
+                              std::to_string(k % h.shape(1)) + "] is " + std::to_string(h.data()[k]) +
+                              " (heights must be finite)");
       }
     }
     t.hf_ny = static_cast<int>(h.shape(0));
@@ -285,12 +290,13 @@ py::array_t<double> rows_array(const std::vector<double>& v, int n) {
 Path path_from(const py::handle& obj, bool closed, const std::string& what) {
   const auto a = numeric_array(obj, what);
   if (a.ndim() != 2 || (a.shape(1) != 3 && a.shape(1) != 2)) {
-    throw py::value_error(what + ": expected an array [points][3] of x, y, speed (or [points][2] of x, y with speed 0), got " +
-                          shape_text(a));
+    throw py::value_error(
+        what + ": expected an array [points][3] of x, y, speed (or [points][2] of x, y with speed 0), got " + shape_text(a));
   }
   Path p;
   p.closed = closed;
-  for (py::ssize_t i = 0; i < a.shape(0); ++i) p.points.push_back({a.at(i, 0), a.at(i, 1), a.shape(1) == 3 ? a.at(i, 2) : 0.0});
+  for (py::ssize_t i = 0; i < a.shape(0); ++i)
+    p.points.push_back({a.at(i, 0), a.at(i, 1), a.shape(1) == 3 ? a.at(i, 2) : 0.0});
   return p;
 }
 
@@ -325,11 +331,12 @@ void bind_batch(py::module_& m) {
             }
             // Before the per-vehicle arrays are built (Batch checks them again).
             if (substeps < 1 || substeps > kMaxSubsteps) {
-              throw py::value_error("substeps: " + std::to_string(substeps) + " is outside [1, " + std::to_string(kMaxSubsteps) + "]");
+              throw py::value_error("substeps: " + std::to_string(substeps) + " is outside [1, " +
+                                    std::to_string(kMaxSubsteps) + "]");
             }
             if (cpu_threads < 0 || cpu_threads > kMaxCpuThreads) {
-              throw py::value_error("cpu_threads: " + std::to_string(cpu_threads) + " is outside [0, " + std::to_string(kMaxCpuThreads) +
-                                    "] (0: all hardware threads)");
+              throw py::value_error("cpu_threads: " + std::to_string(cpu_threads) + " is outside [0, " +
+                                    std::to_string(kMaxCpuThreads) + "] (0: all hardware threads)");
             }
             const double given_step = step.is_none() ? 0.0 : number_from(step, "step");
             BatchOptions o;
@@ -348,8 +355,9 @@ void bind_batch(py::module_& m) {
               }
               // The model's HMMWV, the parameters given, and the model's default step.
               auto p = params_from<P>(
-                  params, num_vehicles, Host::preset("hmmwv"), [](P& q, const std::string& n) { return Host::field_ptr(q, n); },
-                  [](P& q) { Host::finalize(q); }, Host::kParamsTypeName);
+                  params, num_vehicles, Host::preset("hmmwv"),
+                  [](P& q, const std::string& n) { return Host::field_ptr(q, n); }, [](P& q) { Host::finalize(q); },
+                  Host::kParamsTypeName);
               o.step = step.is_none() ? Host::step_analysis(p[0]).default_step : given_step;
               auto defs = Host::batch_defs(std::move(p), pgs_solver_from(pgs));
               py::gil_scoped_release nogil;
@@ -365,7 +373,8 @@ void bind_batch(py::module_& m) {
           "None (flat) or a dict {'type': 'flat'|'plane'|'hill'|'heightfield', ...}. step: None = the model's default "
           "step. substeps: 1..1000. cpu_threads: 0 (all hardware threads) .. 4096. num_vehicles: at most 2**31 - 1 "
           "values per state field (strut about 44 million vehicles, pgs about 6 million). pgs (model='pgs' only): "
-          "None (defaults) or a dict of solver settings, the keys of a scenario's pgs: section: iterations (1..10000, default 30), baumgarte (0..1, 0.2), warm_start (0..1, 1), wheel_contact "
+          "None (defaults) or a dict of solver settings, the keys of a scenario's pgs: section: iterations (1..10000, "
+          "default 30), baumgarte (0..1, 0.2), warm_start (0..1, 1), wheel_contact "
           "('tire' | 'rows': rigid wheels, flat terrain only), friction_cone ('circular' | 'pyramid', rows only).");
   cls.def_static(
       "from_scenario",
@@ -376,8 +385,9 @@ void bind_batch(py::module_& m) {
         return scenario_batch(load_scenario(path));
 #else
         (void)path;
-        throw Error("Batch.from_scenario: this fleetdyn module was built without the scenario reader (fleetdyn_host: "
-                    "yaml-cpp, nlohmann-json, CLI11; configure with -DFLEETDYN_BUILD_CLI=ON)");
+        throw Error(
+            "Batch.from_scenario: this fleetdyn module was built without the scenario reader (fleetdyn_host: "
+            "yaml-cpp, nlohmann-json, CLI11; configure with -DFLEETDYN_BUILD_CLI=ON)");
 #endif
       },
       py::arg("path"),
@@ -390,7 +400,8 @@ void bind_batch(py::module_& m) {
       .def_property_readonly("precision", [](const Batch& b) { return precision_name(b.precision()); })
       .def_property_readonly("device_name", &Batch::device_name)
       .def_property_readonly("state_size", &Batch::state_size)
-      .def_property_readonly("step_size", [](const Batch& b) { return b.options().step; }, "[s] the RK4 step")
+      .def_property_readonly(
+          "step_size", [](const Batch& b) { return b.options().step; }, "[s] the RK4 step")
       .def("params", &Batch::params, py::arg("vehicle"),
            "strut: the vehicle's parameters (a copy); ce and pgs raise fleetdyn.Error (use ce_params)")
       .def("ce_params", &Batch::ce_params, py::arg("vehicle"),
@@ -444,14 +455,16 @@ void bind_batch(py::module_& m) {
   cls.def(
       "set_maneuvers",
       [](Batch& b, const py::object& tables, const py::object& vehicle_table) {
-        const std::vector<py::object> list = one_or_list(tables, "tables", "an array [rows][4] of time, steer, throttle, brake");
+        const std::vector<py::object> list = one_or_list(tables, "tables",
+                                                         "an array [rows][4] of time, steer, throttle, brake");
         std::vector<Maneuver> ms;
         for (size_t k = 0; k < list.size(); ++k) {
-          const std::string what = list.size() == 1 && list[0].is(tables) ? "tables" : "tables[" + std::to_string(k) + "]";
+          const std::string what = list.size() == 1 && list[0].is(tables) ? "tables"
+                                                                          : "tables[" + std::to_string(k) + "]";
           const auto a = numeric_array(list[k], what);
           if (a.ndim() != 2 || a.shape(1) != 4) {
-            throw py::value_error("maneuver: expected arrays [rows][4] of time, steer, throttle, brake; " + what + " has " +
-                                  shape_text(a));
+            throw py::value_error("maneuver: expected arrays [rows][4] of time, steer, throttle, brake; " + what +
+                                  " has " + shape_text(a));
           }
           Maneuver mv;
           for (py::ssize_t i = 0; i < a.shape(0); ++i) mv.push_back({a.at(i, 0), a.at(i, 1), a.at(i, 2), a.at(i, 3)});
@@ -469,7 +482,8 @@ void bind_batch(py::module_& m) {
         const std::vector<py::object> list = one_or_list(paths, "paths", "an array [points][3] of x, y, speed");
         std::vector<Path> ps;
         for (size_t k = 0; k < list.size(); ++k) {
-          ps.push_back(path_from(list[k], closed, list.size() == 1 && list[0].is(paths) ? "path" : "paths[" + std::to_string(k) + "]"));
+          ps.push_back(path_from(list[k], closed,
+                                 list.size() == 1 && list[0].is(paths) ? "path" : "paths[" + std::to_string(k) + "]"));
         }
         PathDriverSettings s;
         if (tracker == "pure_pursuit") {
@@ -511,16 +525,19 @@ void bind_batch(py::module_& m) {
       .def("snapshots", &snapshots_dict,
            "World-frame state as a dict of arrays: time, status, position [N][3], euler [N][3] (roll, pitch, yaw), "
            "velocity [N][3], omega_body [N][3], wheel_spin [N][4]")
-      .def("state", [](Batch& b) { return rows_array(b.state(), b.vehicle_count()); },
-           "Raw state [state_size][N] (positions local to each vehicle's origin)")
-      .def("origins", [](Batch& b) { return rows_array(b.origins(), b.vehicle_count()); }, "[2][N]")
+      .def(
+          "state", [](Batch& b) { return rows_array(b.state(), b.vehicle_count()); },
+          "Raw state [state_size][N] (positions local to each vehicle's origin)")
+      .def(
+          "origins", [](Batch& b) { return rows_array(b.origins(), b.vehicle_count()); }, "[2][N]")
       .def(
           "metrics",
           [](Batch& b) {
             const auto v = b.metrics();
             const auto n = b.vehicle_count();
             py::dict d;
-            for (size_t k = 0; k < metric_names().size(); ++k) d[py::str(metric_names()[k])] = copy_array(v.data() + k * n, {n});
+            for (size_t k = 0; k < metric_names().size(); ++k)
+              d[py::str(metric_names()[k])] = copy_array(v.data() + k * n, {n});
             return d;
           },
           "{metric name: array [N]} (fleetdyn.METRIC_NAMES)")
@@ -555,7 +572,9 @@ void bind_batch(py::module_& m) {
       "circle_path",
       [](double radius, double speed, int points, double x, double y, double yaw, bool left) {
         const auto check = [](bool ok, const std::string& what, double value, const char* range) {
-          if (!ok) throw py::value_error("circle_path: " + what + " = " + py::repr(py::float_(value)).cast<std::string>() + " " + range);
+          if (!ok)
+            throw py::value_error("circle_path: " + what + " = " + py::repr(py::float_(value)).cast<std::string>() +
+                                  " " + range);
         };
         check(std::isfinite(radius) && radius > 0.0, "radius", radius, "must be finite and positive");
         check(std::isfinite(speed) && speed >= 0.0, "speed", speed, "must be finite and >= 0");
@@ -564,7 +583,8 @@ void bind_batch(py::module_& m) {
         check(std::isfinite(yaw), "yaw", yaw, "must be finite");
         // At most the points a path may have (host/batch/driver_setup.h).
         if (points < 3 || points > (1 << 24)) {
-          throw py::value_error("circle_path: points = " + std::to_string(points) + " is outside [3, " + std::to_string(1 << 24) + "]");
+          throw py::value_error("circle_path: points = " + std::to_string(points) + " is outside [3, " +
+                                std::to_string(1 << 24) + "]");
         }
         return path_array(circle_path(radius, speed, points, x, y, yaw, left));
       },

@@ -80,13 +80,15 @@ class VectorEnvCore {
     if (!mask.is_none()) {
       auto a = py::array::ensure(mask);
       if (!a || a.ndim() != 1 || a.shape(0) != e.num_envs()) {
-        throw py::value_error("reset_mask: expected a 1-d array of num_envs (" + std::to_string(e.num_envs()) + ") booleans");
+        throw py::value_error("reset_mask: expected a 1-d array of num_envs (" + std::to_string(e.num_envs()) +
+                              ") booleans");
       }
       const char kind = a.dtype().kind();
       if (kind != 'b' && kind != 'i' && kind != 'u') {
         throw py::type_error("reset_mask: expected booleans, got dtype " + py::str(a.dtype()).cast<std::string>());
       }
-      auto b = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>::ensure(a.attr("astype")("bool").attr("view")("uint8"));
+      auto b = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>::ensure(
+          a.attr("astype")("bool").attr("view")("uint8"));
       m.assign(b.data(), b.data() + b.size());
     }
     const uint8_t* mp = mask.is_none() ? nullptr : m.data();
@@ -108,7 +110,8 @@ class VectorEnvCore {
       try {
         dev = reported.cast<std::pair<int, int>>();
       } catch (const py::cast_error&) {
-        throw py::type_error("actions: __dlpack_device__() returned " + describe(reported) + ", not (device_type, device_id)");
+        throw py::type_error("actions: __dlpack_device__() returned " + describe(reported) +
+                             ", not (device_type, device_id)");
       }
       if (dev.first == dlpack::kDLCUDA || dev.first == dlpack::kDLCUDAManaged) {
         step_device(actions, dev.second);
@@ -119,14 +122,14 @@ class VectorEnvCore {
     if (!a) throw py::type_error("actions: expected an array of shape (num_envs, 3)");
     const char kind = a.dtype().kind();
     if (kind != 'f') {
-      throw py::type_error("actions: expected floating-point values (float32), got dtype " + py::str(a.dtype()).cast<std::string>());
+      throw py::type_error("actions: expected floating-point values (float32), got dtype " +
+                           py::str(a.dtype()).cast<std::string>());
     }
-    check_shape(a.ndim(), a.ndim() >= 1 ? a.shape(0) : 0, a.ndim() >= 2 ? a.shape(1) : 0,
-                [&] {
-                  std::string s = "(";
-                  for (py::ssize_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.shape(d));
-                  return s + (a.ndim() == 1 ? ",)" : ")");
-                });
+    check_shape(a.ndim(), a.ndim() >= 1 ? a.shape(0) : 0, a.ndim() >= 2 ? a.shape(1) : 0, [&] {
+      std::string s = "(";
+      for (py::ssize_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.shape(d));
+      return s + (a.ndim() == 1 ? ",)" : ")");
+    });
     auto f = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a);
     py::gil_scoped_release nogil;
     e.step(f.data(), MemorySpace::Host);
@@ -149,19 +152,20 @@ class VectorEnvCore {
   void check_shape(py::ssize_t ndim, int64_t rows, int64_t cols, ShapeFn shape) {
     const int n = env_->num_envs();
     if (ndim != 2 || rows != n || cols != VectorEnv::kActionSize) {
-      throw py::value_error("actions: expected shape (" + std::to_string(n) + ", 3) (num_envs, [steer, throttle, brake]), got " +
-                            shape());
+      throw py::value_error("actions: expected shape (" + std::to_string(n) +
+                            ", 3) (num_envs, [steer, throttle, brake]), got " + shape());
     }
   }
 
   void step_device(const py::object& actions, int device_id) {
 #ifdef FLEETDYN_HAS_CUDA
     if (!on_device()) {
-      throw py::value_error("actions: a CUDA tensor was passed to an env on the CPU backend; pass a host (numpy) array");
+      throw py::value_error(
+          "actions: a CUDA tensor was passed to an env on the CPU backend; pass a host (numpy) array");
     }
     if (device_id != device_id_) {
-      throw py::value_error("actions: the tensor is on cuda:" + std::to_string(device_id) + ", the env on cuda:" +
-                            std::to_string(device_id_));
+      throw py::value_error("actions: the tensor is on cuda:" + std::to_string(device_id) +
+                            ", the env on cuda:" + std::to_string(device_id_));
     }
     // The producer orders its work before the env's stream (1: the legacy default stream).
     void* stream = env_->stream();
@@ -189,7 +193,8 @@ class VectorEnvCore {
 #else
     (void)actions;
     (void)device_id;
-    throw py::value_error("actions: a CUDA tensor was passed to a fleetdyn module built without CUDA; pass a host (numpy) array");
+    throw py::value_error(
+        "actions: a CUDA tensor was passed to a fleetdyn module built without CUDA; pass a host (numpy) array");
 #endif
   }
 
@@ -216,7 +221,8 @@ class VectorEnvCore {
 };
 
 const std::vector<std::string>& end_reason_names() {
-  static const std::vector<std::string> names = {"running", "rollover", "off_road", "diverged", "time_limit", "track_end"};
+  static const std::vector<std::string> names = {"running",  "rollover",   "off_road",
+                                                 "diverged", "time_limit", "track_end"};
   return names;
 }
 
@@ -227,8 +233,9 @@ void bind_env(py::module_& m) {
                     env::kTimeLimit == 4 && env::kTrackEnd == 5,
                 "END_REASON_NAMES follow physics/env/env_config.h EndReason");
   m.attr("END_REASON_NAMES") = py::tuple(py::cast(end_reason_names()));
-  m.def("vector_env_config_defaults", []() { return config_dict(VectorEnvConfig{}); },
-        "Every VectorEnv keyword with its default (include/fleetdyn/vector_env.h documents each)");
+  m.def(
+      "vector_env_config_defaults", []() { return config_dict(VectorEnvConfig{}); },
+      "Every VectorEnv keyword with its default (include/fleetdyn/vector_env.h documents each)");
   m.def("observation_features", []() {
     py::list l;
     for (const auto& f : observation_features()) {
@@ -241,8 +248,8 @@ void bind_env(py::module_& m) {
     return l;
   });
   m.def(
-      "default_observations",
-      [](const std::string& task) { return default_observations(env_task_from_name(task)); }, py::arg("task"));
+      "default_observations", [](const std::string& task) { return default_observations(env_task_from_name(task)); },
+      py::arg("task"));
   m.def(
       "env_randomizable_params", [](const std::string& model) { return env_randomizable_params(parse_model(model)); },
       py::arg("model"), "The parameter names the model's VectorEnv can randomize at reset (randomize=...)");
@@ -266,13 +273,16 @@ void bind_env(py::module_& m) {
       .def_property_readonly("max_episode_steps", [](Core& c) { return c.env().max_episode_steps(); })
       .def_property_readonly("on_device", &Core::on_device)
       .def_property_readonly("dlpack_device", [](Core& c) { return py::make_tuple(c.device_type(), c.device_id()); })
-      .def_property_readonly("stream", [](Core& c) { return reinterpret_cast<uintptr_t>(c.env().stream()); },
-                             "the env's cudaStream_t as an integer (0: none / the default stream)")
-      .def_property_readonly("config", [](Core& c) { return config_dict(c.env().config()); }, "the resolved configuration")
+      .def_property_readonly(
+          "stream", [](Core& c) { return reinterpret_cast<uintptr_t>(c.env().stream()); },
+          "the env's cudaStream_t as an integer (0: none / the default stream)")
+      .def_property_readonly(
+          "config", [](Core& c) { return config_dict(c.env().config()); }, "the resolved configuration")
       .def_property_readonly("closed", &Core::closed)
       .def("reset", &Core::reset, py::arg("seed") = py::none(), py::arg("mask") = py::none())
       .def("step", &Core::step, py::arg("actions"))
-      .def("synchronize", [](Core& c) { c.env().synchronize(); }, py::call_guard<py::gil_scoped_release>())
+      .def(
+          "synchronize", [](Core& c) { c.env().synchronize(); }, py::call_guard<py::gil_scoped_release>())
       .def("close", &Core::close)
       // Zero-copy views of the buffers (overwritten by the next step / reset).
       .def("observations",
@@ -339,8 +349,10 @@ void bind_env(py::module_& m) {
             } else if (py::isinstance<py::list>(params) || py::isinstance<py::tuple>(params)) {
               for (auto p : params) items.push_back(p);
             } else {
-              throw py::type_error("set_base_params: expected a fleetdyn.StrutParams / CeParams (the env's model) or a list of "
-                                   "them, got " + describe(params));
+              throw py::type_error(
+                  "set_base_params: expected a fleetdyn.StrutParams / CeParams (the env's model) or a list of "
+                  "them, got " +
+                  describe(params));
             }
             with_env_model(c.env().config().model, [&](auto host) {
               using Host = decltype(host);
@@ -348,8 +360,8 @@ void bind_env(py::module_& m) {
               std::vector<P> ps;
               for (auto p : items) {
                 if (!py::isinstance<P>(p)) {
-                  throw py::type_error(std::string("set_base_params: the ") + model_name(Host::kModel) + " env takes fleetdyn." +
-                                       Host::kParamsTypeName);
+                  throw py::type_error(std::string("set_base_params: the ") + model_name(Host::kModel) +
+                                       " env takes fleetdyn." + Host::kParamsTypeName);
                 }
                 ps.push_back(p.cast<P>());
               }

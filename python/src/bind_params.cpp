@@ -26,11 +26,12 @@ const VehicleParamField* find_field(const std::vector<VehicleParamField>& fields
 
 // Sets one named field after checking its range; KeyError for an unknown name.
 template <class P, class PtrFn>
-void set_field(P& p, const std::string& name, double value, const std::vector<VehicleParamField>& fields,
-               PtrFn ptr_of, const char* what) {
+void set_field(P& p, const std::string& name, double value, const std::vector<VehicleParamField>& fields, PtrFn ptr_of,
+               const char* what) {
   double* ptr = ptr_of(p, name);
   const VehicleParamField* f = find_field(fields, name);
-  if (!ptr || !f) throw py::key_error("unknown " + std::string(what) + " '" + name + "' (known: " + known_names(fields) + ")");
+  if (!ptr || !f)
+    throw py::key_error("unknown " + std::string(what) + " '" + name + "' (known: " + known_names(fields) + ")");
   if (!std::isfinite(value) || value < f->min || value > f->max) {
     throw py::value_error(std::string(what) + " '" + name + "' = " + py::str(py::float_(value)).cast<std::string>() +
                           " is outside [" + py::str(py::float_(f->min)).cast<std::string>() + ", " +
@@ -43,7 +44,8 @@ template <class P, class PtrFn>
 double get_field(const P& p, const std::string& name, const std::vector<VehicleParamField>& fields, PtrFn ptr_of,
                  const char* what) {
   double* ptr = ptr_of(const_cast<P&>(p), name);
-  if (!ptr) throw py::key_error("unknown " + std::string(what) + " '" + name + "' (known: " + known_names(fields) + ")");
+  if (!ptr)
+    throw py::key_error("unknown " + std::string(what) + " '" + name + "' (known: " + known_names(fields) + ")");
   return *ptr;
 }
 
@@ -66,14 +68,18 @@ template <class P, class PtrFn, class FinalizeFn>
 void add_by_name(py::class_<P>& cls, const std::vector<VehicleParamField>& (*fields_fn)(), PtrFn ptr_of,
                  FinalizeFn finalize, const char* what) {
   cls.def("__getitem__",
-          [fields_fn, ptr_of, what](const P& p, const std::string& name) { return get_field(p, name, fields_fn(), ptr_of, what); })
+          [fields_fn, ptr_of, what](const P& p, const std::string& name) {
+            return get_field(p, name, fields_fn(), ptr_of, what);
+          })
       .def(
           "__setitem__",
           [fields_fn, ptr_of, what](P& p, const std::string& name, double value) {
             set_field(p, name, value, fields_fn(), ptr_of, what);
           },
-          "Set a field (within its range); call finalize() after changing fields (Batch and VectorEnv finalize a copy themselves)")
-      .def("__contains__", [ptr_of](const P& p, const std::string& name) { return ptr_of(const_cast<P&>(p), name) != nullptr; })
+          "Set a field (within its range); call finalize() after changing fields (Batch and VectorEnv finalize a copy "
+          "themselves)")
+      .def("__contains__",
+           [ptr_of](const P& p, const std::string& name) { return ptr_of(const_cast<P&>(p), name) != nullptr; })
       .def("keys",
            [fields_fn](const P&) {
              std::vector<std::string> names;
@@ -99,7 +105,9 @@ void add_by_name(py::class_<P>& cls, const std::vector<VehicleParamField>& (*fie
             p = q;
           },
           py::arg("values"), "Set several fields by name, then finalize (all or nothing: on an error p is unchanged)")
-      .def("finalize", [finalize](P& p) { finalize(p); }, "Recompute the derived fields; raises fleetdyn.Error if inconsistent")
+      .def(
+          "finalize", [finalize](P& p) { finalize(p); },
+          "Recompute the derived fields; raises fleetdyn.Error if inconsistent")
       .def("copy", [](const P& p) { return P(p); })
       .def("__copy__", [](const P& p) { return P(p); })
       .def("__deepcopy__", [](const P& p, const py::dict&) { return P(p); });
@@ -127,11 +135,14 @@ void bind_params(py::module_& m) {
   py::class_<CP> cp(m, "CeParams", "ce-model vehicle parameters by name (fleetdyn.ce_param_fields() lists the names)");
   cp.def(py::init([]() { return hmmwv_ce_params(); }));
   add_by_name(cp, &ce_param_fields, cp_ptr, cp_finalize, "ce parameter");
-  cp.def_property_readonly("total_mass", [](const CP& p) { return ce_total_mass(p); }, "[kg] chassis, bodies and wheels")
-      .def("balance_springs_at_design", [](CP& p) { ce_balance_springs_at_design(p); },
-           "Set the spring free lengths so the vehicle rests at its design position")
-      .def("strut_equivalent", [](const CP& p) { return strut_equivalent_params(p); },
-           "The strut model's parameters for the same vehicle")
+  cp.def_property_readonly(
+        "total_mass", [](const CP& p) { return ce_total_mass(p); }, "[kg] chassis, bodies and wheels")
+      .def(
+          "balance_springs_at_design", [](CP& p) { ce_balance_springs_at_design(p); },
+          "Set the spring free lengths so the vehicle rests at its design position")
+      .def(
+          "strut_equivalent", [](const CP& p) { return strut_equivalent_params(p); },
+          "The strut model's parameters for the same vehicle")
       .def("__repr__", [](const CP& p) {
         return "CeParams(chassis_mass=" + py::str(py::float_(p.chassis_mass)).cast<std::string>() + ", ...)";
       });
@@ -140,13 +151,16 @@ void bind_params(py::module_& m) {
   m.def("hmmwv_ce_params", &hmmwv_ce_params, "The ce model's HMMWV preset");
   m.def("vehicle_preset", &vehicle_preset, py::arg("name"), "A strut preset by name (vehicle_preset_names())");
   m.def("vehicle_preset_names", &vehicle_preset_names);
-  m.def("vehicle_param_fields", []() { return fields_dict(vehicle_param_fields()); },
-        "{name: {unit, min, max, description}} of the strut parameters settable by name");
-  m.def("ce_param_fields", []() { return fields_dict(ce_param_fields()); },
-        "{name: {unit, min, max, description}} of the ce parameters settable by name");
+  m.def(
+      "vehicle_param_fields", []() { return fields_dict(vehicle_param_fields()); },
+      "{name: {unit, min, max, description}} of the strut parameters settable by name");
+  m.def(
+      "ce_param_fields", []() { return fields_dict(ce_param_fields()); },
+      "{name: {unit, min, max, description}} of the ce parameters settable by name");
   m.def("strut_default_step", &strut_default_step, py::arg("params"), "[s] the strut model's default RK4 step");
-  m.def("ce_default_step", [](const CP& p) { return ce_step_analysis(p).default_step; }, py::arg("params"),
-        "[s] the ce model's default RK4 step");
+  m.def(
+      "ce_default_step", [](const CP& p) { return ce_step_analysis(p).default_step; }, py::arg("params"),
+      "[s] the ce model's default RK4 step");
 }
 
 }  // namespace py_bindings

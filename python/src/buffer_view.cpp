@@ -138,7 +138,8 @@ dlpack::DLTensor fill_tensor(const BufferView& v, ExportContext* ctx) {
 
 py::object make_capsule(const BufferView& v, bool versioned) {
   auto* ctx = new ExportContext{v.owner.ptr(), v.shape, std::vector<int64_t>(v.shape.size(), 1)};
-  for (int d = static_cast<int>(v.shape.size()) - 2; d >= 0; --d) ctx->strides[d] = ctx->strides[d + 1] * v.shape[d + 1];
+  for (int d = static_cast<int>(v.shape.size()) - 2; d >= 0; --d)
+    ctx->strides[d] = ctx->strides[d + 1] * v.shape[d + 1];
   Py_INCREF(ctx->owner);
   PyObject* capsule = nullptr;
   if (versioned) {
@@ -250,7 +251,9 @@ void ImportedTensor::release() {
   versioned_ = nullptr;
 }
 
-const dlpack::DLTensor& ImportedTensor::tensor() const { return versioned_ ? versioned_->dl_tensor : legacy_->dl_tensor; }
+const dlpack::DLTensor& ImportedTensor::tensor() const {
+  return versioned_ ? versioned_->dl_tensor : legacy_->dl_tensor;
+}
 
 ImportedTensor ImportedTensor::from_object(const py::handle& obj, const py::object& consumer_stream) {
   py::object capsule = obj.attr("__dlpack__")(py::arg("stream") = consumer_stream);
@@ -271,10 +274,11 @@ ImportedTensor ImportedTensor::from_object(const py::handle& obj, const py::obje
 // ---- Python class --------------------------------------------------------------------------------
 
 void bind_buffer_view(py::module_& m) {
-  py::class_<BufferView>(m, "BufferView",
-                         "A zero-copy view of one of a VectorEnv's buffers (device memory on CUDA), valid until the "
-                         "env's next step() or reset(): hand it to torch.from_dlpack / numpy.from_dlpack (and clone what "
-                         "you keep), or copy it to the host with .numpy() / numpy.asarray(view).")
+  py::class_<BufferView>(
+      m, "BufferView",
+      "A zero-copy view of one of a VectorEnv's buffers (device memory on CUDA), valid until the "
+      "env's next step() or reset(): hand it to torch.from_dlpack / numpy.from_dlpack (and clone what "
+      "you keep), or copy it to the host with .numpy() / numpy.asarray(view).")
       .def(
           "__dlpack__",
           [](const BufferView& v, py::object stream, py::object max_version, py::object dl_device, py::object copy) {
@@ -282,7 +286,8 @@ void bind_buffer_view(py::module_& m) {
               throw py::type_error("BufferView.__dlpack__: copy: expected None, True or False, got " + describe(copy));
             }
             if (copy.ptr() == Py_True) {
-              throw py::buffer_error("BufferView.__dlpack__: copy=True is not supported (zero-copy views only; use .numpy())");
+              throw py::buffer_error(
+                  "BufferView.__dlpack__: copy=True is not supported (zero-copy views only; use .numpy())");
             }
             if (!dl_device.is_none()) {
               auto dev = int_pair(dl_device, "BufferView.__dlpack__: dl_device", "(device_type, device_id)");
@@ -306,8 +311,9 @@ void bind_buffer_view(py::module_& m) {
       .def_property_readonly("ndim", [](const BufferView& v) { return v.shape.size(); })
       .def_property_readonly("dtype", [](const BufferView& v) { return np_dtype(v.type); })
       .def_property_readonly("device", [](const BufferView& v) { return device_string(v.device_type, v.device_id); })
-      .def_property_readonly("data_ptr", [](const BufferView& v) { return reinterpret_cast<uintptr_t>(v.data); },
-                             "address of the first element (host or device)")
+      .def_property_readonly(
+          "data_ptr", [](const BufferView& v) { return reinterpret_cast<uintptr_t>(v.data); },
+          "address of the first element (host or device)")
       .def("numpy", &to_numpy, "A host copy as a numpy array (waits for the env's stream)")
       .def(
           "__array__",

@@ -16,13 +16,13 @@ enum class ElementType { Float32, Int32, Bool8 };
 
 // One buffer of an env: valid while the env lives and until its next step() or reset().
 struct BufferView {
-  py::object owner;           // the env core (kept alive by this view and by every capsule made of it)
+  py::object owner;  // the env core (kept alive by this view and by every capsule made of it)
   const void* data = nullptr;
   std::vector<int64_t> shape;
   ElementType type = ElementType::Float32;
   int32_t device_type = dlpack::kDLCPU;  // kDLCPU or kDLCUDA
   int32_t device_id = 0;
-  void* stream = nullptr;     // the producer's cudaStream_t (CUDA envs)
+  void* stream = nullptr;  // the producer's cudaStream_t (CUDA envs)
 
   int64_t size() const;
   size_t element_size() const;

@@ -59,13 +59,15 @@ void set_vehicle(VectorEnvConfig& c, const py::handle& value) {
       Host::Env::base(c) = p;
       set = true;
     } else if (py::isinstance<StrutParams<double>>(value) || py::isinstance<CeParams<double>>(value)) {
-      throw py::type_error(std::string("vehicle: this env runs the ") + model_name(Host::kModel) + " model: pass a fleetdyn." +
-                           Host::Env::kParamsHint);
+      throw py::type_error(std::string("vehicle: this env runs the ") + model_name(Host::kModel) +
+                           " model: pass a fleetdyn." + Host::Env::kParamsHint);
     }
   });
   if (set) return;
-  throw py::type_error("vehicle: expected a fleetdyn.StrutParams (strut), a fleetdyn.CeParams (ce) or a dict "
-                       "{name: value} of overrides on the model's HMMWV, got " + describe(value));
+  throw py::type_error(
+      "vehicle: expected a fleetdyn.StrutParams (strut), a fleetdyn.CeParams (ce) or a dict "
+      "{name: value} of overrides on the model's HMMWV, got " +
+      describe(value));
 }
 
 // A Python bool or numpy bool (not an int, None or a string); TypeError naming `what` otherwise.
@@ -79,7 +81,8 @@ bool bool_from(const py::handle& value, const std::string& what) {
 // A finite number; TypeError / ValueError naming `what` otherwise.
 double finite_from(const py::handle& value, const std::string& what) {
   const double x = number_from(value, what);
-  if (!std::isfinite(x)) throw py::value_error(what + ": " + py::repr(py::float_(x)).cast<std::string>() + " is not finite");
+  if (!std::isfinite(x))
+    throw py::value_error(what + ": " + py::repr(py::float_(x)).cast<std::string>() + " is not finite");
   return x;
 }
 
@@ -111,7 +114,8 @@ ParamRandomization randomization_from(const py::handle& item, size_t index) {
   }
   auto t = py::reinterpret_borrow<py::sequence>(item);
   if (t.size() < 3 || t.size() > 4) {
-    throw py::value_error(where + ": expected (name, lo, hi[, relative]) or a dict, got " + std::to_string(t.size()) + " values");
+    throw py::value_error(where + ": expected (name, lo, hi[, relative]) or a dict, got " + std::to_string(t.size()) +
+                          " values");
   }
   r.name = string_from(t[0], where + " name");
   r.lo = number_from(t[1], where + " lo");
@@ -130,24 +134,26 @@ const std::map<std::string, ConfigField>& config_fields() {
     std::map<std::string, ConfigField> f;
     // Numbers: ints as int, seeds as uint64, floats finite (negative values are the documented
     // "default" of physics_step, decimation and the weights; the library checks the ranges).
-#define FLEETDYN_PY_FIELD(name, from)                                                                  \
-  f[#name] = {[](VectorEnvConfig& c, const py::handle& v) { c.name = from; },                           \
+#define FLEETDYN_PY_FIELD(name, from)                                         \
+  f[#name] = {[](VectorEnvConfig& c, const py::handle& v) { c.name = from; }, \
               [](const VectorEnvConfig& c) { return py::object(py::cast(c.name)); }};
-#define FLEETDYN_PY_INT(name) FLEETDYN_PY_FIELD(name, static_cast<int>(integer_in(v, "VectorEnv: " #name, INT32_MIN, INT32_MAX)))
+#define FLEETDYN_PY_INT(name) \
+  FLEETDYN_PY_FIELD(name, static_cast<int>(integer_in(v, "VectorEnv: " #name, INT32_MIN, INT32_MAX)))
 #define FLEETDYN_PY_BOOL(name) FLEETDYN_PY_FIELD(name, bool_from(v, "VectorEnv: " #name))
 #define FLEETDYN_PY_DOUBLE(name) FLEETDYN_PY_FIELD(name, finite_from(v, "VectorEnv: " #name))
     f["num_envs"] = {[](VectorEnvConfig& c, const py::handle& v) {
                        const long long n = integer_in(v, "VectorEnv: num_envs", INT32_MIN, INT32_MAX);
                        if (n > max_envs(c.model)) {
-                         throw py::value_error("VectorEnv: num_envs: " + std::to_string(n) + " is above the " + model_name(c.model) +
-                                               " env's maximum " + std::to_string(max_envs(c.model)) +
+                         throw py::value_error("VectorEnv: num_envs: " + std::to_string(n) + " is above the " +
+                                               model_name(c.model) + " env's maximum " + std::to_string(max_envs(c.model)) +
                                                " (the engines index their [field][env] arrays with 32-bit integers)");
                        }
                        c.num_envs = static_cast<int>(n);
                      },
                      [](const VectorEnvConfig& c) { return py::object(py::cast(c.num_envs)); }};
     // The range of a scenario file's cpu_threads (host/scenario/scenario.cpp).
-    FLEETDYN_PY_FIELD(cpu_threads, static_cast<int>(integer_in(v, "VectorEnv: cpu_threads (0: all hardware threads)", 0, kMaxCpuThreads)))
+    FLEETDYN_PY_FIELD(cpu_threads,
+                      static_cast<int>(integer_in(v, "VectorEnv: cpu_threads (0: all hardware threads)", 0, kMaxCpuThreads)))
     FLEETDYN_PY_BOOL(cpu_simd)
     FLEETDYN_PY_FIELD(seed, uint64_from(v, "VectorEnv: seed"))
     FLEETDYN_PY_DOUBLE(physics_step)
@@ -185,13 +191,21 @@ const std::map<std::string, ConfigField>& config_fields() {
 #undef FLEETDYN_PY_BOOL
 #undef FLEETDYN_PY_INT
 #undef FLEETDYN_PY_FIELD
-    f["model"] = {[](VectorEnvConfig& c, const py::handle& v) { c.model = parse_model(string_from(v, "VectorEnv: model")); },
+    f["model"] = {[](VectorEnvConfig& c, const py::handle& v) {
+                    c.model = parse_model(string_from(v, "VectorEnv: model"));
+                  },
                   [](const VectorEnvConfig& c) { return py::object(py::str(model_name(c.model))); }};
-    f["task"] = {[](VectorEnvConfig& c, const py::handle& v) { c.task = env_task_from_name(string_from(v, "VectorEnv: task")); },
+    f["task"] = {[](VectorEnvConfig& c, const py::handle& v) {
+                   c.task = env_task_from_name(string_from(v, "VectorEnv: task"));
+                 },
                  [](const VectorEnvConfig& c) { return py::object(py::str(env_task_name(c.task))); }};
-    f["backend"] = {[](VectorEnvConfig& c, const py::handle& v) { c.backend = parse_backend(string_from(v, "VectorEnv: backend")); },
+    f["backend"] = {[](VectorEnvConfig& c, const py::handle& v) {
+                      c.backend = parse_backend(string_from(v, "VectorEnv: backend"));
+                    },
                     [](const VectorEnvConfig& c) { return py::object(py::str(backend_name(c.backend))); }};
-    f["precision"] = {[](VectorEnvConfig& c, const py::handle& v) { c.precision = parse_precision(string_from(v, "VectorEnv: precision")); },
+    f["precision"] = {[](VectorEnvConfig& c, const py::handle& v) {
+                        c.precision = parse_precision(string_from(v, "VectorEnv: precision"));
+                      },
                       [](const VectorEnvConfig& c) { return py::object(py::str(precision_name(c.precision))); }};
     f["vehicle"] = {[](VectorEnvConfig& c, const py::handle& v) { set_vehicle(c, v); },
                     [](const VectorEnvConfig& c) {
@@ -201,17 +215,19 @@ const std::map<std::string, ConfigField>& config_fields() {
                     }};
     f["observations"] = {[](VectorEnvConfig& c, const py::handle& v) {
                            if (!py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v)) {
-                             throw py::type_error("VectorEnv: observations: expected a list of feature names, got " + describe(v));
+                             throw py::type_error("VectorEnv: observations: expected a list of feature names, got " +
+                                                  describe(v));
                            }
                            std::vector<std::string> names;
-                           for (auto item : v) names.push_back(string_from(item, "VectorEnv: observations[" + std::to_string(names.size()) + "]"));
+                           for (auto item : v)
+                             names.push_back(string_from(item, "VectorEnv: observations[" + std::to_string(names.size()) + "]"));
                            c.observations = names;
                          },
                          [](const VectorEnvConfig& c) { return py::object(py::cast(c.observations)); }};
     f["randomize"] = {[](VectorEnvConfig& c, const py::handle& v) {
                         if (!py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v)) {
-                          throw py::type_error("randomize: expected a list of (name, lo, hi[, relative]) tuples or dicts, got " +
-                                               describe(v));
+                          throw py::type_error(
+                              "randomize: expected a list of (name, lo, hi[, relative]) tuples or dicts, got " + describe(v));
                         }
                         c.randomize.clear();
                         for (auto item : v) {
@@ -238,7 +254,8 @@ const std::map<std::string, ConfigField>& config_fields() {
                         return py::object(l);
                       }};
     f["road"] = {[](VectorEnvConfig& c, const py::handle& v) {
-                   if (!py::isinstance<py::dict>(v)) throw py::type_error("road: expected a dict of rough-road settings, got " + describe(v));
+                   if (!py::isinstance<py::dict>(v))
+                     throw py::type_error("road: expected a dict of rough-road settings, got " + describe(v));
                    for (auto kv : v.cast<py::dict>()) {
                      const auto key = key_name(kv.first, "road");
                      const std::string what = "road['" + key + "']";

@@ -57,13 +57,14 @@ std::vector<double> scalar_or_array(const py::handle& value, int n, const char* 
     throw py::type_error(std::string(what) + ": expected a number or an array of numbers, got " + describe(value));
   }
   auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(raw);
-  if (!a) throw py::type_error(std::string(what) + ": expected a number or an array of numbers, got " + describe(value));
+  if (!a)
+    throw py::type_error(std::string(what) + ": expected a number or an array of numbers, got " + describe(value));
   if (a.ndim() == 0) return {*a.data()};
   if (a.ndim() != 1 || (a.shape(0) != 1 && a.shape(0) != n)) {
     std::string shape;
     for (py::ssize_t d = 0; d < a.ndim(); ++d) shape += (d ? ", " : "") + std::to_string(a.shape(d));
-    throw py::value_error(std::string(what) + ": expected a number or a 1-d array of length 1 or " +
-                          std::to_string(n) + ", got shape (" + shape + ")");
+    throw py::value_error(std::string(what) + ": expected a number or a 1-d array of length 1 or " + std::to_string(n) +
+                          ", got shape (" + shape + ")");
   }
   return std::vector<double>(a.data(), a.data() + a.shape(0));
 }
@@ -137,8 +138,8 @@ double number_from(const py::handle& value, const std::string& what) {
 double number_in(const py::handle& value, const std::string& what, double lo, double hi, const std::string& unit) {
   const double x = number_from(value, what);
   if (!(x >= lo && x <= hi)) {
-    throw py::value_error(what + ": " + number_text(x) + " is outside [" + bound_text(lo) + ", " + bound_text(hi) + "]" +
-                          (unit.empty() ? "" : " " + unit));
+    throw py::value_error(what + ": " + number_text(x) + " is outside [" + bound_text(lo) + ", " + bound_text(hi) +
+                          "]" + (unit.empty() ? "" : " " + unit));
   }
   return x;
 }

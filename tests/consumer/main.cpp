@@ -14,6 +14,7 @@ int main() {
   std::printf("consumer: %s on %s, vehicle 0 at x = %.3f m\n", fleetdyn::backend_name(batch.backend()),
               batch.device_name().c_str(), snapshots[0].position[0]);
   // 0.2 s at ~10 m/s: about 2 m travelled, still running.
-  return (snapshots[0].status == fleetdyn::kStatusRunning && snapshots[0].position[0] > 1.5 &&
-          snapshots[0].position[0] < 2.5) ? 0 : 1;
+  return (snapshots[0].status == fleetdyn::kStatusRunning && snapshots[0].position[0] > 1.5 && snapshots[0].position[0] < 2.5)
+             ? 0
+             : 1;
 }

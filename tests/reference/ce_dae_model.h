@@ -100,7 +100,7 @@ inline void perpendicular_pair(const V3& axis, V3 out[2]) {
 }
 
 inline Model make_model(const CeParams<double>& p, const TerrainDesc<double>& terrain,
-                 const std::function<DriverInput<double>(double)>& input) {
+                        const std::function<DriverInput<double>(double)>& input) {
   Model m{};
   m.p = &p;
   m.terrain = &terrain;

@@ -42,8 +42,7 @@ using namespace ce_dae;
 
 // Applied forces (world, at the COM) and torques (about the COM): gravity; spring, stops and
 // shock between chassis and LCA; tire at the contact point; drive and brake as ce_corner_bodies.
-void applied_forces(const Model& m, const Bodies& b, double t, const double* defl, V3* force, V3* torque,
-                    double* defl_rate) {
+void applied_forces(const Model& m, const Bodies& b, double t, const double* defl, V3* force, V3* torque, double* defl_rate) {
   const CeParams<double>& p = *m.p;
   const DriverInput<double> input = clamped((*m.input)(t));
   for (int k = 0; k < kBodies; ++k) {
@@ -92,8 +91,7 @@ void applied_forces(const Model& m, const Bodies& b, double t, const double* def
     const double external = drive - (tp.unloaded_radius - pen) * tire.fx;  // the contact lever, as ce
     const double brake_max = p.brake_torque[i] * input.brake;
     const double resist_max = brake_max + tire.rolling_resistance_torque_max;
-    const double resist =
-        clamp(-external - p.wheel_spin_inertia * p.wheel_lock_rate * spin[i], -resist_max, resist_max);
+    const double resist = clamp(-external - p.wheel_spin_inertia * p.wheel_lock_rate * spin[i], -resist_max, resist_max);
     const double brake = resist_max > 0.0 ? resist * (brake_max / resist_max) : 0.0;
     torque[wheel] += (drive + resist) * axis + tire.mz * normal;
     torque[0] -= (drive + brake) * axis;
@@ -144,7 +142,7 @@ int residual(double t, N_Vector yy, N_Vector yd, N_Vector rr, void* user) {
     g_lambda[row.b] += lambda * row.jb;
     g_mu[row.a] += mu * row.ja;
     g_mu[row.b] += mu * row.jb;
-    res[kLambda + r] = row_velocity(row, b);  // velocity constraints
+    res[kLambda + r] = row_velocity(row, b);     // velocity constraints
     if (r < kHolonomic) res[kMu + r] = row.phi;  // position constraints
   }
   for (int k = 0; k < kBodies; ++k) {
@@ -222,8 +220,8 @@ void initial_state(const Model& m, const std::vector<double>& s, double t0, doub
         ev(mo.uca_omega).cross(uca_com - ev(g.uca_circle_centre)), ev(mo.uca_omega));
     put(body_index(i, kCeUpright), up_com, em(pose.upright_rotation),
         ev(mo.lca_ball_vel) + ev(mo.upright_omega).cross(up_com - ev(pose.lca_ball)), ev(mo.upright_omega));
-    put(body_index(i, kCeTierod), ev(pose.tierod_com), rod_rot, 0.5 * (ev(mo.tierod_outer_vel) + ev(mo.tierod_inner_vel)),
-        ev(mo.tierod_omega));
+    put(body_index(i, kCeTierod), ev(pose.tierod_com), rod_rot,
+        0.5 * (ev(mo.tierod_outer_vel) + ev(mo.tierod_inner_vel)), ev(mo.tierod_omega));
     put(body_index(i, kWheelBody), ev(pose.wheel_centre), em(pose.upright_rotation), ev(mo.wheel_centre_vel),
         ev(mo.upright_omega) + s[kWheelSpin + i] * ev(pose.spin_axis));
     y[kDeflVar + i] = s[kDeflLong + i];
@@ -308,11 +306,9 @@ void check(int flag, const char* what) {
 }  // namespace
 
 std::vector<CeDaeSample> ce_dae_simulate(const CeParams<double>& p, const TerrainDesc<double>& terrain,
-                                         const std::vector<double>& s0,
-                                         const std::function<DriverInput<double>(double)>& input,
-                                         const std::vector<double>& breakpoints,
-                                         const std::vector<double>& sample_times, const CeDaeOptions& options,
-                                         CeDaeStats* stats) {
+                                         const std::vector<double>& s0, const std::function<DriverInput<double>(double)>& input,
+                                         const std::vector<double>& breakpoints, const std::vector<double>& sample_times,
+                                         const CeDaeOptions& options, CeDaeStats* stats) {
   if (static_cast<int>(s0.size()) != ce::kStateSize) throw Error("ce_dae_simulate: state size");
   Model model = make_model(p, terrain, input);
   // SUNDIALS objects, freed on every way out (normal return or an IDA failure).
@@ -341,7 +337,10 @@ std::vector<CeDaeSample> ce_dae_simulate(const CeParams<double>& p, const Terrai
   double* at = N_VGetArrayPointer(atol);
   for (int j = 0; j < kUnknowns; ++j) {
     idv[j] = j < kLambda ? 1.0 : 0.0;  // lambda, mu algebraic
-    at[j] = j < kV ? options.atol_position : j < kLambda ? options.atol_velocity : j < kMu ? options.atol_multiplier : options.atol_projection;
+    at[j] = j < kV        ? options.atol_position
+            : j < kLambda ? options.atol_velocity
+            : j < kMu     ? options.atol_multiplier
+                          : options.atol_projection;
   }
   void* mem = sv.mem = IDACreate(ctx);
   SUNMatrix jac = sv.jac = SUNDenseMatrix(kUnknowns, kUnknowns, ctx);

@@ -24,8 +24,8 @@ struct CeDaeOptions {
   double atol_position = 1e-11;  // [m], and quaternion components
   double atol_velocity = 1e-9;   // [m/s], [rad/s]
   // Multipliers are out of the error test (index 2) but in IDA's Newton convergence test.
-  double atol_multiplier = 1e-2;   // lambda [N], [N m]
-  double atol_projection = 1e-8;   // mu (GGL) [m/s-like]
+  double atol_multiplier = 1e-2;  // lambda [N], [N m]
+  double atol_projection = 1e-8;  // mu (GGL) [m/s-like]
   long max_steps = 2000000;
   double initial_step = 1e-4;  // [s]
 };
@@ -33,13 +33,13 @@ struct CeDaeOptions {
 // One output sample (world frame, relative to the vehicle's local origin).
 struct CeDaeSample {
   double t;
-  Vec3<double> chassis_origin;               // chassis frame origin O (the ce state's kPos)
+  Vec3<double> chassis_origin;  // chassis frame origin O (the ce state's kPos)
   Vec3<double> wheel_centre[kCorners];
-  double max_joint_residual;                 // [m] largest position constraint (ball joints)
-  double max_angle_residual;                 // [-] largest orientation constraint (revolute axes)
-  double max_quat_norm_residual;             // [-] | |q|^2 - 1 |
-  double max_velocity_residual;              // [m/s] largest velocity constraint
-  double steer;                              // [rad] steering state
+  double max_joint_residual;      // [m] largest position constraint (ball joints)
+  double max_angle_residual;      // [-] largest orientation constraint (revolute axes)
+  double max_quat_norm_residual;  // [-] | |q|^2 - 1 |
+  double max_velocity_residual;   // [m/s] largest velocity constraint
+  double steer;                   // [rad] steering state
 };
 
 struct CeDaeStats {
@@ -52,11 +52,9 @@ struct CeDaeStats {
 // `terrain`, returning one sample per entry of `sample_times` (increasing, > 0).
 // Throws fleetdyn::Error if IDA fails.
 std::vector<CeDaeSample> ce_dae_simulate(const CeParams<double>& p, const TerrainDesc<double>& terrain,
-                                         const std::vector<double>& s0,
-                                         const std::function<DriverInput<double>(double)>& input,
-                                         const std::vector<double>& breakpoints,
-                                         const std::vector<double>& sample_times, const CeDaeOptions& options = {},
-                                         CeDaeStats* stats = nullptr);
+                                         const std::vector<double>& s0, const std::function<DriverInput<double>(double)>& input,
+                                         const std::vector<double>& breakpoints, const std::vector<double>& sample_times,
+                                         const CeDaeOptions& options = {}, CeDaeStats* stats = nullptr);
 
 // The accelerations of seed eq. 8 (the KKT system of the maximal-coordinate model) at a ce
 // state, with the driver input held: world frame, each body's COM (the wheel's is its centre).

@@ -38,8 +38,8 @@ struct Accumulator {
 
 }  // namespace
 
-CeDenseDynamics ce_dense_dynamics(const CeParams<double>& p, const CeEnvironment<double>& env, DriverInput<double> input,
-                                  const double* s) {
+CeDenseDynamics ce_dense_dynamics(const CeParams<double>& p, const CeEnvironment<double>& env,
+                                  DriverInput<double> input, const double* s) {
   using namespace ce;
   input = clamped(input);
   CeCornerBodies<double> corners[kCorners];
@@ -53,8 +53,7 @@ CeDenseDynamics ce_dense_dynamics(const CeParams<double>& p, const CeEnvironment
   base.block<6, 6>(0, 0) = Mat6d::Identity();
   SpatialVec<double> chassis_ext = force_at(p.chassis_mass * gravity_body, p.chassis_com);
   for (int i = 0; i < kCorners; ++i) chassis_ext += corners[i].chassis_reaction;
-  acc.add(base, rigid_inertia(p.chassis_mass, p.chassis_com, p.chassis_inertia), base_vel, spatial_zero<double>(),
-          chassis_ext);
+  acc.add(base, rigid_inertia(p.chassis_mass, p.chassis_com, p.chassis_inertia), base_vel, spatial_zero<double>(), chassis_ext);
   Eigen::Matrix<double, kCeDofs, 1> tau = Eigen::Matrix<double, kCeDofs, 1>::Zero();
   for (int i = 0; i < kCorners; ++i) {
     const CeCornerBodies<double>& c = corners[i];

@@ -17,11 +17,11 @@ constexpr int kCeDofs = 14;
 
 struct CeDenseDynamics {
   std::array<double, kCeDofs * kCeDofs> mass_matrix;  // row-major
-  std::array<double, kCeDofs> bias;                    // C - tau
-  std::array<double, kCeDofs> accelerations;           // M^-1 (tau - C)
+  std::array<double, kCeDofs> bias;                   // C - tau
+  std::array<double, kCeDofs> accelerations;          // M^-1 (tau - C)
 };
 
-CeDenseDynamics ce_dense_dynamics(const CeParams<double>& p, const CeEnvironment<double>& env, DriverInput<double> input,
-                                  const double* state);
+CeDenseDynamics ce_dense_dynamics(const CeParams<double>& p, const CeEnvironment<double>& env,
+                                  DriverInput<double> input, const double* state);
 
 }  // namespace fleetdyn

@@ -24,7 +24,9 @@ struct Jet {
 Jet operator+(Jet a, Jet b) { return {a.v + b.v, a.d1 + b.d1, a.d2 + b.d2}; }
 Jet operator-(Jet a, Jet b) { return {a.v - b.v, a.d1 - b.d1, a.d2 - b.d2}; }
 Jet operator-(Jet a) { return {-a.v, -a.d1, -a.d2}; }
-Jet operator*(Jet a, Jet b) { return {a.v * b.v, a.d1 * b.v + a.v * b.d1, a.d2 * b.v + 2.0 * a.d1 * b.d1 + a.v * b.d2}; }
+Jet operator*(Jet a, Jet b) {
+  return {a.v * b.v, a.d1 * b.v + a.v * b.d1, a.d2 * b.v + 2.0 * a.d1 * b.d1 + a.v * b.d2};
+}
 Jet operator/(Jet a, Jet b) {
   // a = c b  =>  a' = c' b + c b',  a'' = c'' b + 2 c' b' + c b''
   const double c = a.v / b.v;
@@ -46,19 +48,33 @@ struct V3 {
   S x, y, z;
 };
 template <class S>
-V3<S> operator+(V3<S> a, V3<S> b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+V3<S> operator+(V3<S> a, V3<S> b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
 template <class S>
-V3<S> operator-(V3<S> a, V3<S> b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+V3<S> operator-(V3<S> a, V3<S> b) {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
 template <class S>
-V3<S> scale(S k, V3<S> a) { return {k * a.x, k * a.y, k * a.z}; }
+V3<S> scale(S k, V3<S> a) {
+  return {k * a.x, k * a.y, k * a.z};
+}
 template <class S>
-S dot(V3<S> a, V3<S> b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+S dot(V3<S> a, V3<S> b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 template <class S>
-V3<S> cross(V3<S> a, V3<S> b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
+V3<S> cross(V3<S> a, V3<S> b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
 template <class S>
-S length(V3<S> a) { return sqrt(dot(a, a)); }
+S length(V3<S> a) {
+  return sqrt(dot(a, a));
+}
 template <class S>
-V3<S> lift(const RefVec3& a) { return {S(a[0]), S(a[1]), S(a[2])}; }
+V3<S> lift(const RefVec3& a) {
+  return {S(a[0]), S(a[1]), S(a[2])};
+}
 RefVec3 ref(V3<double> a) { return {a.x, a.y, a.z}; }
 using V3d = V3<double>;
 V3d v3(const RefVec3& a) { return {a[0], a[1], a[2]}; }
@@ -94,7 +110,9 @@ M3<S> rotation_form(V3<S> w, S a, S b) {
 }
 // Rotation by `angle` about the unit axis (Rodrigues).
 template <class S>
-M3<S> axis_rotation(V3d axis, S angle) { return rotation_form(lift<S>(ref(axis)), sin(angle), S(1) - cos(angle)); }
+M3<S> axis_rotation(V3d axis, S angle) {
+  return rotation_form(lift<S>(ref(axis)), sin(angle), S(1) - cos(angle));
+}
 // Rotation of Gibbs vector g: R = I + 2 ([g]x + [g]x^2) / (1 + g.g), rational in g.
 template <class S>
 M3<S> gibbs_rotation(V3<S> g) {
@@ -244,7 +262,8 @@ ReferenceCornerMotion corner_motion_at(const ReferenceSuspension& s, int corner,
   const CornerTree<Jet> t = tree_along(s, corner, q, q_dot, q_ddot);
   ReferenceCornerMotion m;
   m.acc_constraint_error = 0.0;
-  for (int i = 0; i < kRefDependent; ++i) m.acc_constraint_error = std::max(m.acc_constraint_error, std::fabs(t.cut[i].d2));
+  for (int i = 0; i < kRefDependent; ++i)
+    m.acc_constraint_error = std::max(m.acc_constraint_error, std::fabs(t.cut[i].d2));
   auto vel = [](V3<Jet> p) { return RefVec3{p.x.d1, p.y.d1, p.z.d1}; };
   auto acc = [](V3<Jet> p) { return RefVec3{p.x.d2, p.y.d2, p.z.d2}; };
   m.lca_ball_vel = vel(t.lca_ball);

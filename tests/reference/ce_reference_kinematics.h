@@ -65,11 +65,11 @@ ReferenceSuspension make_reference_suspension(const SuspensionDesign& design);
 // Velocities for given (lca_rate, steer_rate) and the bias accelerations at zero generalized
 // accelerations (theta_ddot = steer_ddot = 0), chassis frame.
 struct ReferenceCornerMotion {
-  double uca_rate;  // phi_dot [rad/s]
-  RefVec3 uca_omega, upright_omega;  // [rad/s]
+  double uca_rate;                                                                           // phi_dot [rad/s]
+  RefVec3 uca_omega, upright_omega;                                                          // [rad/s]
   RefVec3 lca_ball_vel, uca_ball_vel, tierod_inner_vel, tierod_outer_vel, wheel_centre_vel;  // [m/s]
-  double uca_bias;  // phi_ddot [rad/s^2]
-  RefVec3 uca_alpha, upright_alpha;  // [rad/s^2]
+  double uca_bias;                                                                           // phi_ddot [rad/s^2]
+  RefVec3 uca_alpha, upright_alpha;                                                          // [rad/s^2]
   RefVec3 lca_ball_acc, uca_ball_acc, tierod_inner_acc, tierod_outer_acc, wheel_centre_acc;  // [m/s^2]
   double acc_constraint_error;  // max |d2C/dt2| after applying seed eq. 14 (should be roundoff)
 };
@@ -78,23 +78,23 @@ constexpr int kRefCoordinates = 7;  // phi, g1, g2, g3, psi, theta, steer
 constexpr int kRefDependent = 5;
 
 struct ReferenceCornerState {
-  double lca_angle, steer_angle;           // independent coordinates [rad]
-  std::array<double, kRefCoordinates> q;   // converged generalized coordinates
-  double uca_angle;                        // phi [rad]
-  RefVec3 lca_ball, uca_ball;              // D, F (F from the UCA side of the cut) [m]
-  RefVec3 tierod_inner, tierod_outer;      // L, K [m]
-  RefVec3 wheel_centre;                    // E [m]
-  RefMat3 upright_rotation;                // design -> current orientation of the upright
-  RefVec3 spin_axis;                       // upright_rotation * (0, 1, 0)
+  double lca_angle, steer_angle;          // independent coordinates [rad]
+  std::array<double, kRefCoordinates> q;  // converged generalized coordinates
+  double uca_angle;                       // phi [rad]
+  RefVec3 lca_ball, uca_ball;             // D, F (F from the UCA side of the cut) [m]
+  RefVec3 tierod_inner, tierod_outer;     // L, K [m]
+  RefVec3 wheel_centre;                   // E [m]
+  RefMat3 upright_rotation;               // design -> current orientation of the upright
+  RefVec3 spin_axis;                      // upright_rotation * (0, 1, 0)
   // X (seed eq. 13): q_dot = X [lca_rate, steer_rate]; rows as q, columns theta, steer.
   std::array<std::array<double, 2>, kRefCoordinates> velocity_map;
   ReferenceCornerMotion per_lca_rate;    // lca_rate = 1, steer_rate = 0 (column 0 of X)
   ReferenceCornerMotion per_steer_rate;  // lca_rate = 0, steer_rate = 1 (column 1 of X)
   ReferenceCornerMotion at_rates;        // the rates passed to solve_reference_corner
-  double residual;        // max |C| at the solution [m]
-  int newton_iterations;  // at the last continuation step
-  int total_iterations;   // over the whole continuation from the design
-  bool converged;         // residual <= 1e-14 m at every continuation step
+  double residual;                       // max |C| at the solution [m]
+  int newton_iterations;                 // at the last continuation step
+  int total_iterations;                  // over the whole continuation from the design
+  bool converged;                        // residual <= 1e-14 m at every continuation step
 };
 
 // Newton from the design configuration, continued in steps of at most 0.05 rad in theta and

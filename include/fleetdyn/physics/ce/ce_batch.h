@@ -5,9 +5,9 @@
 
 #include <type_traits>
 
-#include "fleetdyn/physics/core/batch_view.h"
 #include "fleetdyn/physics/ce/ce_model.h"
 #include "fleetdyn/physics/ce/ce_rest.h"
+#include "fleetdyn/physics/core/batch_view.h"
 #include "fleetdyn/physics/core/vehicle_common.h"
 
 namespace fleetdyn {
@@ -51,7 +51,9 @@ struct CeModel {
     *sample = ce_metric_sample(p, s, diag);
   }
   template <class T>
-  static FLEETDYN_FN bool state_is_sane(const T* s) { return ce_state_is_sane(s); }
+  static FLEETDYN_FN bool state_is_sane(const T* s) {
+    return ce_state_is_sane(s);
+  }
   // The body is the chassis: its COM and the COM's world velocity from the frame origin's.
   template <class T>
   static FLEETDYN_FN DriverSense<T> sense(const CeParams<T>& p, const T* s) {
@@ -92,7 +94,9 @@ struct CeModel {
   // terrain like the batch's initial states. Static loads: the tire normal forces of that rest
   // state. Wheel spin: relative to the upright (ce's state), as in the batch.
   template <class T>
-  static FLEETDYN_FN void derive(CeParams<T>& p) { derive_vehicle_common(p); }
+  static FLEETDYN_FN void derive(CeParams<T>& p) {
+    derive_vehicle_common(p);
+  }
   template <class T>
   static FLEETDYN_FN void initial_state(const CeParams<T>& p, const TerrainDesc<T>& terrain, double x, double y, T yaw,
                                         T speed, T* s, T* origin_x, T* origin_y, T* static_load) {
@@ -109,9 +113,13 @@ struct CeModel {
     for (int i = 0; i < kCorners; ++i) static_load[i] = T(solution.tire_load[i]);
   }
   template <class T>
-  static FLEETDYN_FN T wheel_spin(const T* s, int corner) { return s[ce::kWheelSpin + corner]; }
+  static FLEETDYN_FN T wheel_spin(const T* s, int corner) {
+    return s[ce::kWheelSpin + corner];
+  }
   template <class T>
-  static FLEETDYN_FN T wheel_radius(const CeParams<T>& p) { return p.tire.unloaded_radius; }
+  static FLEETDYN_FN T wheel_radius(const CeParams<T>& p) {
+    return p.tire.unloaded_radius;
+  }
 };
 
 template <class T>

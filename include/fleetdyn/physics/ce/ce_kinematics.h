@@ -28,10 +28,10 @@
 // and device (FLEETDYN_FN).
 #pragma once
 
-#include "fleetdyn/physics/core/config.h"
 #include "fleetdyn/physics/ce/fourbar.h"
-#include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/ce/suspension_geometry.h"
+#include "fleetdyn/physics/core/config.h"
+#include "fleetdyn/physics/core/math.h"
 
 namespace fleetdyn {
 
@@ -55,9 +55,8 @@ FLEETDYN_FN CircleClosure<T> close_circle(T a, T b, T c, T branch) {
 // Point on the circle (centre, radius, basis e1, e2) at the closure with |point - target| = length.
 // Writes the closure flag and the cosine and sine of the circle angle (from e1 towards e2).
 template <class T>
-FLEETDYN_FN Vec3<T> point_on_circle_at_distance(Vec3<T> centre, T radius, Vec3<T> e1, Vec3<T> e2,
-                                               Vec3<T> target, T length, T branch, bool& assembled,
-                                               T& cos_angle, T& sin_angle) {
+FLEETDYN_FN Vec3<T> point_on_circle_at_distance(Vec3<T> centre, T radius, Vec3<T> e1, Vec3<T> e2, Vec3<T> target,
+                                                T length, T branch, bool& assembled, T& cos_angle, T& sin_angle) {
   // |centre + radius (cos e1 + sin e2) - target|^2 = length^2
   const Vec3<T> m = centre - target;
   const T a = T(2) * radius * dot(m, e1);
@@ -75,9 +74,15 @@ template <class T>
 FLEETDYN_FN Mat3<T> axis_rotation(Vec3<T> a, T c, T s) {
   const T t = T(1) - c;
   Mat3<T> r;
-  r.m[0][0] = c + t * a.x * a.x;       r.m[0][1] = t * a.x * a.y - s * a.z; r.m[0][2] = t * a.x * a.z + s * a.y;
-  r.m[1][0] = t * a.x * a.y + s * a.z; r.m[1][1] = c + t * a.y * a.y;       r.m[1][2] = t * a.y * a.z - s * a.x;
-  r.m[2][0] = t * a.x * a.z - s * a.y; r.m[2][1] = t * a.y * a.z + s * a.x; r.m[2][2] = c + t * a.z * a.z;
+  r.m[0][0] = c + t * a.x * a.x;
+  r.m[0][1] = t * a.x * a.y - s * a.z;
+  r.m[0][2] = t * a.x * a.z + s * a.y;
+  r.m[1][0] = t * a.x * a.y + s * a.z;
+  r.m[1][1] = c + t * a.y * a.y;
+  r.m[1][2] = t * a.y * a.z - s * a.x;
+  r.m[2][0] = t * a.x * a.z - s * a.y;
+  r.m[2][1] = t * a.y * a.z + s * a.x;
+  r.m[2][2] = c + t * a.z * a.z;
   return r;
 }
 
@@ -86,16 +91,16 @@ FLEETDYN_FN Mat3<T> axis_rotation(Vec3<T> a, T c, T s) {
 // Pitman four-bar constants in the form of seed eq. 15 (see fourbar.h), precomputed.
 template <class T>
 struct SteeringLinkage {
-  Vec3<T> axis;           // mechanism z in the chassis frame (all pivot axes)
+  Vec3<T> axis;                // mechanism z in the chassis frame (all pivot axes)
   Vec3<T> real_dir, imag_dir;  // planar complex axes in the chassis frame: real along W -> T
-  Vec3<T> pitman_pivot;   // T, chassis frame
-  Vec3<T> idler_pivot;    // W
-  T a, b, c, d;           // |TW|, |TU|, |UV|, |WV| [m]
-  T theta_design;         // crank angle at zero steering
-  T theta3_design;        // coupler (link) angle at zero steering
-  T branch;               // assembly mode of the design
-  T input_sign;           // +1 or -1: Pitman angle = input_sign * steering angle (+ = turn left)
-  T max_angle;            // [rad] Pitman angle at full steering input
+  Vec3<T> pitman_pivot;        // T, chassis frame
+  Vec3<T> idler_pivot;         // W
+  T a, b, c, d;                // |TW|, |TU|, |UV|, |WV| [m]
+  T theta_design;              // crank angle at zero steering
+  T theta3_design;             // coupler (link) angle at zero steering
+  T branch;                    // assembly mode of the design
+  T input_sign;                // +1 or -1: Pitman angle = input_sign * steering angle (+ = turn left)
+  T max_angle;                 // [rad] Pitman angle at full steering input
 };
 
 // Pose and motion of the steering link for a given steering angle (Pitman arm rotation from
@@ -138,15 +143,15 @@ struct CornerPose {
   T uca_angle;                 // [rad] UCA rotation about its axis from design
   T steer_angle;               // [rad] heading of the spin axis about chassis z (+ = left): steer plus bump steer
   Vec3<T> lca_ball, uca_ball;  // [m] D, F
-  Vec3<T> tierod_inner, tierod_outer;  // [m] L, K
-  Vec3<T> wheel_centre;        // [m] E
+  Vec3<T> tierod_inner, tierod_outer;                 // [m] L, K
+  Vec3<T> wheel_centre;                               // [m] E
   Vec3<T> lca_com, uca_com, upright_com, tierod_com;  // [m]
-  Mat3<T> lca_rotation, uca_rotation;  // design -> current orientation of the arms
-  Mat3<T> upright_rotation;    // design -> current orientation of the upright (and spindle, spin aside)
-  Vec3<T> spin_axis;           // unit wheel spin axis (+y at design on both sides: + = rolling forward)
+  Mat3<T> lca_rotation, uca_rotation;                 // design -> current orientation of the arms
+  Mat3<T> upright_rotation;       // design -> current orientation of the upright (and spindle, spin aside)
+  Vec3<T> spin_axis;              // unit wheel spin axis (+y at design on both sides: + = rolling forward)
   Vec3<T> spring_arm, shock_arm;  // [m] LCA ends of spring and shock
   T spring_length, shock_length;  // [m]
-  bool assembled;              // every closure exists (false past a toggle position)
+  bool assembled;                 // every closure exists (false past a toggle position)
 };
 
 // Rates and velocity-product terms of a corner (chassis frame, relative to the chassis). For
@@ -155,17 +160,19 @@ struct CornerPose {
 // theta_ddot = 0 and zero steering acceleration.
 template <class T>
 struct CornerMotion {
-  Vec3<T> lca_omega, uca_omega, upright_omega, tierod_omega;     // [rad/s]
+  Vec3<T> lca_omega, uca_omega, upright_omega, tierod_omega;                                 // [rad/s]
   Vec3<T> lca_ball_vel, uca_ball_vel, tierod_outer_vel, tierod_inner_vel, wheel_centre_vel;  // [m/s]
-  T spring_rate, shock_rate;                                      // [m/s] length rates
-  Vec3<T> lca_alpha, uca_alpha, upright_alpha, tierod_alpha;     // [rad/s^2] bias
+  T spring_rate, shock_rate;                                                                 // [m/s] length rates
+  Vec3<T> lca_alpha, uca_alpha, upright_alpha, tierod_alpha;                                 // [rad/s^2] bias
   Vec3<T> lca_ball_acc, uca_ball_acc, tierod_outer_acc, tierod_inner_acc, wheel_centre_acc;  // [m/s^2] bias
-  T spring_acc, shock_acc;                                        // [m/s^2] bias
+  T spring_acc, shock_acc;                                                                   // [m/s^2] bias
 };
 
 // Velocity and bias acceleration of a point rigidly attached to a body (relative kinematics).
 template <class T>
-FLEETDYN_FN Vec3<T> rigid_point_vel(Vec3<T> ref_vel, Vec3<T> omega, Vec3<T> r) { return ref_vel + cross(omega, r); }
+FLEETDYN_FN Vec3<T> rigid_point_vel(Vec3<T> ref_vel, Vec3<T> omega, Vec3<T> r) {
+  return ref_vel + cross(omega, r);
+}
 template <class T>
 FLEETDYN_FN Vec3<T> rigid_point_acc(Vec3<T> ref_acc, Vec3<T> omega, Vec3<T> alpha, Vec3<T> r) {
   return ref_acc + cross(alpha, r) + cross(omega, cross(omega, r));
@@ -223,8 +230,8 @@ FLEETDYN_FN CornerPose<T> corner_pose(const CornerGeometry<T>& g, T lca_angle, c
   p.tierod_inner = inner.pos;
   T circle_cos, circle_sin;  // the basis is arbitrary: only the point matters
   p.tierod_outer = point_on_circle_at_distance(p.lca_ball + g.tierod_axial * k, g.tierod_radial, basis.col(1),
-                                               basis.col(2), inner.pos, g.tierod_length, g.tierod_branch,
-                                               tierod_ok, circle_cos, circle_sin);
+                                               basis.col(2), inner.pos, g.tierod_length, g.tierod_branch, tierod_ok,
+                                               circle_cos, circle_sin);
   const Mat3<T> frame = frame_from_axis_and_point(k, p.tierod_outer - p.lca_ball);
   p.upright_rotation = mat_mul_transpose_b(frame, g.design_kingpin_frame);
   const Mat3<T>& r = p.upright_rotation;
@@ -313,9 +320,10 @@ FLEETDYN_FN void corner_biases(const CornerGeometry<T>& g, const CornerPose<T>& 
   const Vec3<T> v_s = cross(m.lca_omega, p.spring_arm - g.lca_axis_point);
   const Vec3<T> v_b = cross(m.lca_omega, p.shock_arm - g.lca_axis_point);
   m.spring_acc = (norm_sq(v_s) + dot(p.spring_arm - g.design.spring_chassis, cross(m.lca_omega, v_s)) -
-                  m.spring_rate * m.spring_rate) / p.spring_length;
-  m.shock_acc = (norm_sq(v_b) + dot(p.shock_arm - g.design.shock_chassis, cross(m.lca_omega, v_b)) -
-                 m.shock_rate * m.shock_rate) / p.shock_length;
+                  m.spring_rate * m.spring_rate) /
+                 p.spring_length;
+  m.shock_acc = (norm_sq(v_b) + dot(p.shock_arm - g.design.shock_chassis, cross(m.lca_omega, v_b)) - m.shock_rate * m.shock_rate) /
+                p.shock_length;
 }
 
 template <class T>
@@ -330,8 +338,7 @@ FLEETDYN_FN CornerMotion<T> corner_motion(const CornerGeometry<T>& g, const Corn
 // ---- construction (host or device; done once per parameter set) ----------------------------
 
 template <class T>
-FLEETDYN_FN CornerGeometry<T> make_corner_geometry(const DoubleWishboneHardpoints<T>& left, T axle_x, T side,
-                                                   bool steered) {
+FLEETDYN_FN CornerGeometry<T> make_corner_geometry(const DoubleWishboneHardpoints<T>& left, T axle_x, T side, bool steered) {
   CornerGeometry<T> g;
   g.side = side;
   g.steered = steered ? T(1) : T(0);

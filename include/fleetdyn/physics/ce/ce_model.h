@@ -47,11 +47,11 @@ enum StateIndex : int {
   kQuat = 3,
   kOmega = 7,
   kVel = 10,
-  kLca = 13,       // + corner
-  kLcaRate = 17,   // + corner
-  kWheelSpin = 21, // + corner
-  kDeflLong = 25,  // + corner
-  kDeflLat = 29,   // + corner
+  kLca = 13,        // + corner
+  kLcaRate = 17,    // + corner
+  kWheelSpin = 21,  // + corner
+  kDeflLong = 25,   // + corner
+  kDeflLat = 29,    // + corner
   kSteer = 33,
   kStateSize = 34
 };
@@ -62,7 +62,9 @@ constexpr int kCeStateSize = ce::kStateSize;
 // ---- small rotations -------------------------------------------------------------------------
 
 template <class T>
-FLEETDYN_FN Mat3<T> axis_angle_matrix(Vec3<T> a, T angle) { return axis_rotation(a, cos(angle), sin(angle)); }
+FLEETDYN_FN Mat3<T> axis_angle_matrix(Vec3<T> a, T angle) {
+  return axis_rotation(a, cos(angle), sin(angle));
+}
 // The smallest rotation taking unit a to unit b (a . b > -1).
 template <class T>
 FLEETDYN_FN Mat3<T> rotation_between(Vec3<T> a, Vec3<T> b) {
@@ -72,7 +74,8 @@ FLEETDYN_FN Mat3<T> rotation_between(Vec3<T> a, Vec3<T> b) {
   const T vx[3] = {v.x, v.y, v.z};
   const T vv[3][3] = {{T(0), -v.z, v.y}, {v.z, T(0), -v.x}, {-v.y, v.x, T(0)}};
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r.m[i][j] = (i == j ? T(1) : T(0)) + vv[i][j] + k * (vx[i] * vx[j] - (i == j ? dot(v, v) : T(0)));
+    for (int j = 0; j < 3; ++j)
+      r.m[i][j] = (i == j ? T(1) : T(0)) + vv[i][j] + k * (vx[i] * vx[j] - (i == j ? dot(v, v) : T(0)));
   return r;
 }
 
@@ -129,16 +132,16 @@ template <class T>
 struct CeCornerBodies {
   RigidInertia<T> inertia[kCeAggregateBodies];
   RigidInertia<T> wheel_inertia;
-  SpatialVec<T> lca_map[kCeAggregateBodies];   // motion per unit LCA rate (the columns X^T H)
-  SpatialVec<T> rel_vel[kCeAggregateBodies];   // motion relative to the chassis
-  SpatialVec<T> rel_bias[kCeAggregateBodies];  // relative acceleration at zero LCA acceleration
-  SpatialVec<T> spin_axis;                     // wheel motion per unit spin rate
-  SpatialVec<T> ext_force[kCeAggregateBodies]; // gravity
-  SpatialVec<T> wheel_ext_force;               // gravity, tire, drive and brake torques
-  SpatialVec<T> chassis_reaction;              // drive and brake reaction on the chassis
-  T lca_force;                                 // [N m] generalized force on the LCA angle
-  T tire_defl_long_rate, tire_defl_lat_rate;   // TMeasy deflection rates
-  T tire_normal_force;                         // [N]
+  SpatialVec<T> lca_map[kCeAggregateBodies];    // motion per unit LCA rate (the columns X^T H)
+  SpatialVec<T> rel_vel[kCeAggregateBodies];    // motion relative to the chassis
+  SpatialVec<T> rel_bias[kCeAggregateBodies];   // relative acceleration at zero LCA acceleration
+  SpatialVec<T> spin_axis;                      // wheel motion per unit spin rate
+  SpatialVec<T> ext_force[kCeAggregateBodies];  // gravity
+  SpatialVec<T> wheel_ext_force;                // gravity, tire, drive and brake torques
+  SpatialVec<T> chassis_reaction;               // drive and brake reaction on the chassis
+  T lca_force;                                  // [N m] generalized force on the LCA angle
+  T tire_defl_long_rate, tire_defl_lat_rate;    // TMeasy deflection rates
+  T tire_normal_force;                          // [N]
   CornerPose<T> pose;
 };
 
@@ -166,12 +169,14 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   // Member bodies: orientation, COM, reference point for the motion vectors.
   const Vec3<T> tierod_design = g.design.tierod_outer - g.design.tierod_inner;
   const Vec3<T> tierod_now = pose.tierod_outer - pose.tierod_inner;
-  const Mat3<T> tierod_rot = rotation_between(tierod_design * (T(1) / norm(tierod_design)), tierod_now * (T(1) / norm(tierod_now)));
+  const Mat3<T> tierod_rot = rotation_between(tierod_design * (T(1) / norm(tierod_design)),
+                                              tierod_now * (T(1) / norm(tierod_now)));
   const Mat3<T>* rots[kCeAggregateBodies] = {&pose.lca_rotation, &pose.uca_rotation, &pose.upright_rotation, &tierod_rot};
   const Vec3<T> coms[kCeAggregateBodies] = {pose.lca_com, pose.uca_com, pose.upright_com, pose.tierod_com};
   const Vec3<T> ref_point[kCeAggregateBodies] = {pose.lca_ball, pose.uca_ball, pose.wheel_centre, pose.tierod_outer};
   const Vec3<T> omega_unit[kCeAggregateBodies] = {unit.lca_omega, unit.uca_omega, unit.upright_omega, unit.tierod_omega};
-  const Vec3<T> vel_unit[kCeAggregateBodies] = {unit.lca_ball_vel, unit.uca_ball_vel, unit.wheel_centre_vel, unit.tierod_outer_vel};
+  const Vec3<T> vel_unit[kCeAggregateBodies] = {unit.lca_ball_vel, unit.uca_ball_vel, unit.wheel_centre_vel,
+                                                unit.tierod_outer_vel};
   const Vec3<T> omega[kCeAggregateBodies] = {m.lca_omega, m.uca_omega, m.upright_omega, m.tierod_omega};
   const Vec3<T> vel[kCeAggregateBodies] = {m.lca_ball_vel, m.uca_ball_vel, m.wheel_centre_vel, m.tierod_outer_vel};
   const Vec3<T> alpha[kCeAggregateBodies] = {m.lca_alpha, m.uca_alpha, m.upright_alpha, m.tierod_alpha};
@@ -190,7 +195,7 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   const T it = p.wheel_transverse_inertia, ia = p.wheel_spin_inertia;
   const Sym3<T> wheel_rot_inertia{it + (ia - it) * axis.x * axis.x, it + (ia - it) * axis.y * axis.y,
                                   it + (ia - it) * axis.z * axis.z, (ia - it) * axis.x * axis.y,
-                                  (ia - it) * axis.x * axis.z, (ia - it) * axis.y * axis.z};
+                                  (ia - it) * axis.x * axis.z,      (ia - it) * axis.y * axis.z};
   out.wheel_inertia = rigid_inertia(p.wheel_mass, pose.wheel_centre, wheel_rot_inertia);
   out.spin_axis = motion_at_origin(axis, Vec3<T>{T(0), T(0), T(0)}, pose.wheel_centre);
 
@@ -245,17 +250,17 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   // Spring, stops and shock by virtual work on the LCA angle: tau = F dL/dtheta.
   const CeAxleForces<T>& a = p.axle[i / 2];
   const T spring_total = ce_spring_force(a, pose.spring_length) + ce_stop_force(p, a, pose.spring_length);
-  out.lca_force = spring_total * unit.spring_rate + ce_shock_force(a, pose.shock_length, m.shock_rate) * unit.shock_rate +
-                  ce_travel_limit_torque(a, lca);
+  out.lca_force = spring_total * unit.spring_rate +
+                  ce_shock_force(a, pose.shock_length, m.shock_rate) * unit.shock_rate + ce_travel_limit_torque(a, lca);
 }
 
 // ---- the recursion ---------------------------------------------------------------------------
 
 template <class T>
 struct CeAccelerations {
-  SpatialVec<T> chassis;   // (d omega/dt, d vel/dt) in chassis axes
-  T lca[kCorners];         // [rad/s^2]
-  T spin[kCorners];        // [rad/s^2]
+  SpatialVec<T> chassis;  // (d omega/dt, d vel/dt) in chassis axes
+  T lca[kCorners];        // [rad/s^2]
+  T spin[kCorners];       // [rad/s^2]
 };
 
 // The wheel's articulated inertia I - U U^T / D, applied without forming it.
@@ -344,7 +349,9 @@ FLEETDYN_FN CeAccelerations<T> ce_articulated_body(const CeParams<T>& p, const T
 // ---- derivative and step ----------------------------------------------------------------------
 
 template <class T>
-FLEETDYN_FN T ce_steer_command(const CeParams<T>& p, DriverInput<T> input) { return input.steer * p.steering.max_angle; }
+FLEETDYN_FN T ce_steer_command(const CeParams<T>& p, DriverInput<T> input) {
+  return input.steer * p.steering.max_angle;
+}
 
 // What the batch's metrics need of one derivative evaluation.
 template <class T>

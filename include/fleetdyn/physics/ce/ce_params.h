@@ -23,21 +23,21 @@ enum CeBody : int { kCeLca = 0, kCeUca = 1, kCeUpright = 2, kCeTierod = 3, kCeAg
 // Force elements of one axle's corners (spring and shock between chassis and LCA).
 template <class T>
 struct CeAxleForces {
-  T spring_free_length;      // [m]
-  T spring_rate;             // [N/m] on spring length
-  T spring_cubic;            // [N/m^3] F = k x + c x^3, x = free length - length (0: linear)
-  T bump_stop_length;        // [m] spring length below which the bump stop engages
-  T rebound_stop_length;     // [m] spring length above which the rebound stop engages
-  T shock_midstroke_min, shock_midstroke_max;      // [m] shock lengths of the midstroke band
-  T shock_mid_compression, shock_mid_rebound;      // [N s/m] inside the band
-  T shock_out_compression, shock_out_rebound;      // [N s/m] outside it
+  T spring_free_length;                        // [m]
+  T spring_rate;                               // [N/m] on spring length
+  T spring_cubic;                              // [N/m^3] F = k x + c x^3, x = free length - length (0: linear)
+  T bump_stop_length;                          // [m] spring length below which the bump stop engages
+  T rebound_stop_length;                       // [m] spring length above which the rebound stop engages
+  T shock_midstroke_min, shock_midstroke_max;  // [m] shock lengths of the midstroke band
+  T shock_mid_compression, shock_mid_rebound;  // [N s/m] inside the band
+  T shock_out_compression, shock_out_rebound;  // [N s/m] outside it
   // Travel limits (not in the reference data): stiff elastic stops on the LCA angle where the
   // real suspension is solid (shock full extension; bump stop fully compressed), so the linkage
   // stays inside the range where minimal coordinates and the spring-length stops hold
   // (docs/models/ce.md section 3, "Added: travel limits").
-  T droop_limit_lca;          // [rad] below it the droop limit acts (make_ce_params: 80 % of the droop toggle)
-  T bump_limit_lca;           // [rad] above it the bump limit acts (make_ce_params: where the stop table ends)
-  T travel_limit_stiffness;   // [N m/rad] of both
+  T droop_limit_lca;         // [rad] below it the droop limit acts (make_ce_params: 80 % of the droop toggle)
+  T bump_limit_lca;          // [rad] above it the bump limit acts (make_ce_params: where the stop table ends)
+  T travel_limit_stiffness;  // [N m/rad] of both
 };
 
 // The shared part is a base class (p.tire, p.gravity ...), as for the strut's StrutParams: still
@@ -55,11 +55,11 @@ struct CeParams : VehicleCommon<T> {
   // Per corner and aggregate body: mass and inertia about the COM at design (chassis frame).
   T body_mass[kCorners][kCeAggregateBodies];
   Sym3<T> body_inertia[kCorners][kCeAggregateBodies];
-  T wheel_mass;                     // [kg] spindle + rim + tire
-  T wheel_spin_inertia;             // [kg m^2] about the spin axis
-  T wheel_transverse_inertia;       // [kg m^2] about a diameter
-  CeAxleForces<T> axle[2];          // 0 front, 1 rear
-  T steer_time_constant;            // [s] first-order lag of the steering actuator
+  T wheel_mass;                // [kg] spindle + rim + tire
+  T wheel_spin_inertia;        // [kg m^2] about the spin axis
+  T wheel_transverse_inertia;  // [kg m^2] about a diameter
+  CeAxleForces<T> axle[2];     // 0 front, 1 rear
+  T steer_time_constant;       // [s] first-order lag of the steering actuator
   // Stop force table on spring-length penetration (shared/reference/hmmwv.md).
   T stop_table_pen[kStopTablePoints];
   T stop_table_force[kStopTablePoints];

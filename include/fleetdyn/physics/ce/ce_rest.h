@@ -13,8 +13,8 @@
 // the mean static tire deflection and the suspension at its design position.
 #pragma once
 
-#include "fleetdyn/physics/core/batch_origin.h"
 #include "fleetdyn/physics/ce/ce_model.h"
+#include "fleetdyn/physics/core/batch_origin.h"
 
 // The Newton solve is large (each iteration 15 evaluations of ce_derivative): on the device the
 // solve and the residual are calls, not inlined into every kernel that may reset an env, so the
@@ -28,9 +28,9 @@
 namespace fleetdyn {
 
 namespace ce_rest {
-constexpr int kUnknowns = 7;          // chassis height, roll, pitch, LCA angle per corner
+constexpr int kUnknowns = 7;  // chassis height, roll, pitch, LCA angle per corner
 constexpr int kMaxIterations = 40;
-constexpr double kTolerance = 1e-9;   // on the residual's 2-norm [m/s^2 and rad/s^2 mixed]
+constexpr double kTolerance = 1e-9;     // on the residual's 2-norm [m/s^2 and rad/s^2 mixed]
 constexpr double kJacobianStep = 1e-7;  // [m, rad] central differences (fp64: ~1e-8 relative accuracy)
 }  // namespace ce_rest
 
@@ -58,7 +58,7 @@ FLEETDYN_FN void ce_rest_state_of(const T x[ce_rest::kUnknowns], T* s) {
 // (One call, not inlined, on the device: the solve evaluates it at three places.)
 template <class T>
 FLEETDYN_CE_REST_FN void ce_rest_residual(const CeParams<T>& p, const CeEnvironment<T>& env, const T x[ce_rest::kUnknowns],
-                                  T r[ce_rest::kUnknowns], CeDiagnostics<T>* diag = nullptr) {
+                                          T r[ce_rest::kUnknowns], CeDiagnostics<T>* diag = nullptr) {
   using namespace ce;
   T s[kStateSize], ds[kStateSize];
   ce_rest_state_of(x, s);
@@ -105,10 +105,10 @@ FLEETDYN_FN bool solve_dense(T (&a)[N][N], T (&b)[N]) {
 
 template <class T>
 struct CeRestSolution {
-  bool converged;            // residual norm below ce_rest::kTolerance within kMaxIterations
-  T residual;                // 2-norm of the last residual evaluated
-  int iterations;            // Newton updates taken
-  T tire_load[kCorners];     // [N] tire normal forces of the returned state (the static loads)
+  bool converged;         // residual norm below ce_rest::kTolerance within kMaxIterations
+  T residual;             // 2-norm of the last residual evaluated
+  int iterations;         // Newton updates taken
+  T tire_load[kCorners];  // [N] tire normal forces of the returned state (the static loads)
 };
 
 // Chassis origin height [m] of the initial guess: wheels on the ground at the mean static tire

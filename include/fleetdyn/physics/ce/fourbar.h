@@ -16,10 +16,10 @@ namespace fleetdyn {
 
 template <class T>
 struct FourBarSolution {
-  T theta3, theta4;          // [rad] absolute coupler and rocker angles (seed eqs. 20-21)
-  T p, q;                    // [-] theta3_dot / theta_dot, theta4_dot / theta_dot (seed eqs. 25-26)
+  T theta3, theta4;            // [rad] absolute coupler and rocker angles (seed eqs. 20-21)
+  T p, q;                      // [-] theta3_dot / theta_dot, theta4_dot / theta_dot (seed eqs. 25-26)
   T theta3_bias, theta4_bias;  // [rad/s^2] theta3_ddot, theta4_ddot when theta_ddot = 0
-  bool assembled;            // false when no closure exists (|cos| > 1 in eq. 19); angles clamped
+  bool assembled;              // false when no closure exists (|cos| > 1 in eq. 19); angles clamped
 };
 
 // branch: +1 or -1, the sign in seed eq. 20 (the assembly mode). theta_rate [rad/s] only enters
@@ -38,9 +38,9 @@ FLEETDYN_FN FourBarSolution<T> solve_four_bar(T a, T b, T c, T d, T theta, T bra
   const T k_perp = branch * sqrt(T(1) - k * k);
   const T cos4 = (k * x - k_perp * y) / r, sin4 = (k * y + k_perp * x) / r;
   s.theta4 = atan2(sin4, cos4);
-  s.theta3 = atan2(y - d * sin(s.theta4), x - d * cos(s.theta4));     // seed eq. 21
-  s.p = b * sin(theta - s.theta4) / (c * sin(s.theta3 - s.theta4));     // seed eq. 25
-  s.q = b * sin(theta - s.theta3) / (d * sin(s.theta4 - s.theta3));     // seed eq. 26
+  s.theta3 = atan2(y - d * sin(s.theta4), x - d * cos(s.theta4));    // seed eq. 21
+  s.p = b * sin(theta - s.theta4) / (c * sin(s.theta3 - s.theta4));  // seed eq. 25
+  s.q = b * sin(theta - s.theta3) / (d * sin(s.theta4 - s.theta3));  // seed eq. 26
   // Differentiating seed eq. 24 once more with theta_ddot = 0:
   //   c th3'' e^{i th3} + d th4'' e^{i th4} = i (b th'^2 e^{i th} - c th3'^2 e^{i th3} - d th4'^2 e^{i th4})
   // and taking imaginary parts after multiplying by e^{-i th4} and e^{-i th3}.

@@ -20,16 +20,16 @@ namespace fleetdyn {
 // are the points of seed 001 Fig. 5 where they exist.
 template <class T>
 struct DoubleWishboneHardpoints {
-  Vec3<T> lca_front, lca_back;   // LCA chassis pivots (axis of A)
-  Vec3<T> lca_ball;              // LCA ball joint on the upright [D]
+  Vec3<T> lca_front, lca_back;  // LCA chassis pivots (axis of A)
+  Vec3<T> lca_ball;             // LCA ball joint on the upright [D]
   Vec3<T> lca_com;
-  Vec3<T> uca_front, uca_back;   // UCA chassis pivots (axis of G)
-  Vec3<T> uca_ball;              // UCA ball joint on the upright [F]
+  Vec3<T> uca_front, uca_back;  // UCA chassis pivots (axis of G)
+  Vec3<T> uca_ball;             // UCA ball joint on the upright [F]
   Vec3<T> uca_com;
   Vec3<T> upright_com;
-  Vec3<T> wheel_centre;          // spindle / wheel centre [E]
-  Vec3<T> tierod_inner;          // on the steering link (front) or the chassis (rear) [L]
-  Vec3<T> tierod_outer;          // on the upright's steering arm [K]
+  Vec3<T> wheel_centre;                // spindle / wheel centre [E]
+  Vec3<T> tierod_inner;                // on the steering link (front) or the chassis (rear) [L]
+  Vec3<T> tierod_outer;                // on the upright's steering arm [K]
   Vec3<T> spring_chassis, spring_arm;  // spring between chassis and LCA
   Vec3<T> shock_chassis, shock_arm;    // shock between chassis [J] and LCA [B]
 };
@@ -40,21 +40,21 @@ struct DoubleWishboneHardpoints {
 // front tierod inner points. Points in the mechanism frame [m]; z is ignored (planar).
 template <class T>
 struct PitmanSteeringGeometry {
-  Vec3<T> origin;      // [m] mechanism frame origin in the chassis frame
-  T pitch;             // [rad] mechanism frame rotation about chassis y
-  Vec3<T> pitman_pivot;   // T
-  Vec3<T> pitman_link;    // U (Pitman arm - steering link joint)
-  Vec3<T> idler_pivot;    // W
-  Vec3<T> idler_link;     // V (idler arm - steering link joint)
-  T max_angle;         // [rad] Pitman arm angle at full steering input
+  Vec3<T> origin;        // [m] mechanism frame origin in the chassis frame
+  T pitch;               // [rad] mechanism frame rotation about chassis y
+  Vec3<T> pitman_pivot;  // T
+  Vec3<T> pitman_link;   // U (Pitman arm - steering link joint)
+  Vec3<T> idler_pivot;   // W
+  Vec3<T> idler_link;    // V (idler arm - steering link joint)
+  T max_angle;           // [rad] Pitman arm angle at full steering input
 };
 
 // One corner's geometry in the chassis frame, with the constants of its loop closures
 // precomputed by make_corner_geometry(). Corners: 0 FL, 1 FR, 2 RL, 3 RR.
 template <class T>
 struct CornerGeometry {
-  T side;          // +1 left, -1 right
-  T steered;       // 1: tierod inner point moves with the Pitman steering link; 0: fixed (rear)
+  T side;     // +1 left, -1 right
+  T steered;  // 1: tierod inner point moves with the Pitman steering link; 0: fixed (rear)
   // Design positions (chassis frame) of the hardpoints, mirrored for the right side.
   DoubleWishboneHardpoints<T> design;
   // LCA: rotation axis (unit, oriented so a positive angle lifts the ball joint) through
@@ -64,13 +64,13 @@ struct CornerGeometry {
   // (e1 towards the design ball joint, e2 = axis x e1) so the UCA angle is 0 at design.
   Vec3<T> uca_axis, uca_circle_centre, uca_e1, uca_e2;
   T uca_radius;
-  T kingpin_length;     // |uca_ball - lca_ball| (upright rigid)
-  T uca_branch;         // +1 or -1: which of the two assembly solutions the design is
+  T kingpin_length;  // |uca_ball - lca_ball| (upright rigid)
+  T uca_branch;      // +1 or -1: which of the two assembly solutions the design is
   // Upright points in the kingpin frame: along the kingpin from the LCA ball joint (axial) and
   // the distance from the kingpin axis (radial), for the tierod outer point.
   T tierod_axial, tierod_radial;
-  T tierod_length;      // |tierod_outer - tierod_inner| at design
-  T tierod_branch;      // +1 or -1, as uca_branch
+  T tierod_length;  // |tierod_outer - tierod_inner| at design
+  T tierod_branch;  // +1 or -1, as uca_branch
   // Design kingpin frame (columns k, f1, f2) for the upright's rotation.
   Mat3<T> design_kingpin_frame;
 };

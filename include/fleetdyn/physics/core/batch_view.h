@@ -28,12 +28,12 @@
 #include "fleetdyn/physics/core/batch_origin.h"
 #include "fleetdyn/physics/core/config.h"
 #include "fleetdyn/physics/core/driveline.h"
-#include "fleetdyn/physics/drivers/driver.h"
 #include "fleetdyn/physics/core/integrator.h"
 #include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/core/metrics.h"
 #include "fleetdyn/physics/core/terrain.h"
 #include "fleetdyn/physics/core/vehicle_common.h"
+#include "fleetdyn/physics/drivers/driver.h"
 
 namespace fleetdyn {
 
@@ -82,12 +82,12 @@ struct BatchView {
   T capsize_roll;
   IntegratorSettings<T> integrator;
   ManeuverView<T> maneuver;
-  T* state;        // [Model::kStateSize][vehicle_count]
-  T* origin;       // [2][vehicle_count] local origin x, y [m]: multiples of kOriginQuantum (batch_origin.h)
-  int* step_count; // [vehicle_count] steps taken; the vehicle's time is step_count * step
-  int* status;     // [vehicle_count] VehicleStatus
-  T* inputs;       // [3][vehicle_count] steer, throttle, brake (used when no maneuver tables)
-  T* metrics;      // [kMetricCount][vehicle_count]
+  T* state;              // [Model::kStateSize][vehicle_count]
+  T* origin;             // [2][vehicle_count] local origin x, y [m]: multiples of kOriginQuantum (batch_origin.h)
+  int* step_count;       // [vehicle_count] steps taken; the vehicle's time is step_count * step
+  int* status;           // [vehicle_count] VehicleStatus
+  T* inputs;             // [3][vehicle_count] steer, throttle, brake (used when no maneuver tables)
+  T* metrics;            // [kMetricCount][vehicle_count]
   DriverView<T> driver;  // closed-loop / programmed drivers; mode kDriverOpenLoop: tables or inputs
 };
 
@@ -145,12 +145,13 @@ FLEETDYN_FN T ground_relative_roll_magnitude(const Mat3<T>& rot, Vec3<T> ground_
 // Folds one step's sample into the metrics; returns the sample's |roll| relative to the ground
 // over its whole range (ground_relative_roll_magnitude), for the capsize test.
 template <class T>
-FLEETDYN_FN T update_metrics(T* m, const TerrainDesc<T>& terrain, T origin_x, T origin_y, const MetricSample<T>& x,
-                             T t, T dt) {
+FLEETDYN_FN T update_metrics(T* m, const TerrainDesc<T>& terrain, T origin_x, T origin_y, const MetricSample<T>& x, T t, T dt) {
   const Vec3<T> ground_normal = terrain_query(terrain, x.com, origin_x, origin_y).normal;
   const Vec3<T> tilt = ground_relative_roll_pitch(x.rot, ground_normal);
   const Vec3<T> accel_body = mul_transpose(x.rot, x.accel);
-  const auto raise = [](T& slot, T value) { if (value > slot) slot = value; };
+  const auto raise = [](T& slot, T value) {
+    if (value > slot) slot = value;
+  };
   raise(m[metric::max_abs_roll], fabs(tilt.x));
   raise(m[metric::max_abs_pitch], fabs(tilt.y));
   raise(m[metric::max_abs_roll_rate], fabs(x.omega_body.x));
@@ -197,11 +198,10 @@ FLEETDYN_FN DriverInput<T> batch_input(const BatchView<Model, T>& b, int v, T t)
 // driver's command, which advances its driver state d and fills the report.
 template <class Model, class T>
 FLEETDYN_FN DriverInput<T> vehicle_input(const BatchView<Model, T>& b, const typename Model::template Params<T>& params,
-                                         int v, T t, const T* s, T origin_x, T origin_y, T* d,
-                                         DriverReport<T>* report) {
+                                         int v, T t, const T* s, T origin_x, T origin_y, T* d, DriverReport<T>* report) {
   if (b.driver.mode == kDriverOpenLoop) return batch_input(b, v, t);
-  return driver_input(b.driver, v, b.driver.geometry[v % b.param_count], Model::sense(params, s), origin_x, origin_y,
-                      t, b.integrator.step, d, report);
+  return driver_input(b.driver, v, b.driver.geometry[v % b.param_count], Model::sense(params, s), origin_x, origin_y, t,
+                      b.integrator.step, d, report);
 }
 
 // One vehicle's run over a call's steps, in phases around its step, so that a runner may step
@@ -239,8 +239,7 @@ struct VehicleRun {
   }
 
   // The inputs of the next step (its driver advances).
-  FLEETDYN_FN DriverInput<T> input(const BatchView<Model, T>& b, const typename Model::template Params<T>& params,
-                                   int v) {
+  FLEETDYN_FN DriverInput<T> input(const BatchView<Model, T>& b, const typename Model::template Params<T>& params, int v) {
     t = T(count) * b.integrator.step;
     report = DriverReport<T>{};
     if constexpr (kDrivers) {
@@ -304,8 +303,7 @@ FLEETDYN_FN void run_vehicle_steps(const BatchView<Model, T>& b, const typename 
 }
 
 template <class Model, class T>
-FLEETDYN_FN void run_vehicle(const BatchView<Model, T>& b, const typename Model::template Params<T>& params, int v,
-                             int steps) {
+FLEETDYN_FN void run_vehicle(const BatchView<Model, T>& b, const typename Model::template Params<T>& params, int v, int steps) {
   if (b.driver.mode == kDriverOpenLoop) {
     run_vehicle_steps<false>(b, params, v, steps);
   } else {

@@ -31,7 +31,9 @@ using std::tan;
 // any_lane / all_lanes reduce a condition: for a bool, the bool itself. They guard work that
 // only some steps need (a stop engaged, a wheel in the air), skipped when no lane needs it.
 template <class T>
-FLEETDYN_FN T select(bool condition, T if_true, T if_false) { return condition ? if_true : if_false; }
+FLEETDYN_FN T select(bool condition, T if_true, T if_false) {
+  return condition ? if_true : if_false;
+}
 FLEETDYN_FN bool any_lane(bool condition) { return condition; }
 FLEETDYN_FN bool both(bool a, bool b) { return a && b; }  // lanes: per-lane and
 FLEETDYN_FN bool all_lanes(bool condition) { return condition; }
@@ -45,9 +47,13 @@ template <class T>
 using scalar_of = typename ScalarOf<T>::type;
 
 template <class T>
-FLEETDYN_FN T clamp(T v, T lo, T hi) { return select(v < lo, lo, select(v > hi, hi, v)); }
+FLEETDYN_FN T clamp(T v, T lo, T hi) {
+  return select(v < lo, lo, select(v > hi, hi, v));
+}
 template <class T>
-FLEETDYN_FN T sq(T v) { return v * v; }
+FLEETDYN_FN T sq(T v) {
+  return v * v;
+}
 
 // pi, written once for host and device code. For float, T(kPi) rounds this double to the
 // nearest float, as T(3.14159265358979323846) does.
@@ -62,31 +68,59 @@ struct Vec3 {
 };
 
 template <class T>
-FLEETDYN_FN Vec3<T> vec3(T x, T y, T z) { return Vec3<T>{x, y, z}; }
+FLEETDYN_FN Vec3<T> vec3(T x, T y, T z) {
+  return Vec3<T>{x, y, z};
+}
 template <class T>
-FLEETDYN_FN Vec3<T> operator+(Vec3<T> a, Vec3<T> b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+FLEETDYN_FN Vec3<T> operator+(Vec3<T> a, Vec3<T> b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
 template <class T>
-FLEETDYN_FN Vec3<T> operator-(Vec3<T> a, Vec3<T> b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+FLEETDYN_FN Vec3<T> operator-(Vec3<T> a, Vec3<T> b) {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
 template <class T>
-FLEETDYN_FN Vec3<T> operator-(Vec3<T> a) { return {-a.x, -a.y, -a.z}; }
+FLEETDYN_FN Vec3<T> operator-(Vec3<T> a) {
+  return {-a.x, -a.y, -a.z};
+}
 template <class T>
-FLEETDYN_FN Vec3<T> operator*(T s, Vec3<T> a) { return {s * a.x, s * a.y, s * a.z}; }
+FLEETDYN_FN Vec3<T> operator*(T s, Vec3<T> a) {
+  return {s * a.x, s * a.y, s * a.z};
+}
 template <class T>
-FLEETDYN_FN Vec3<T> operator*(Vec3<T> a, T s) { return {s * a.x, s * a.y, s * a.z}; }
+FLEETDYN_FN Vec3<T> operator*(Vec3<T> a, T s) {
+  return {s * a.x, s * a.y, s * a.z};
+}
 template <class T>
-FLEETDYN_FN Vec3<T>& operator+=(Vec3<T>& a, Vec3<T> b) { a.x += b.x; a.y += b.y; a.z += b.z; return a; }
+FLEETDYN_FN Vec3<T>& operator+=(Vec3<T>& a, Vec3<T> b) {
+  a.x += b.x;
+  a.y += b.y;
+  a.z += b.z;
+  return a;
+}
 template <class T>
-FLEETDYN_FN Vec3<T>& operator-=(Vec3<T>& a, Vec3<T> b) { a.x -= b.x; a.y -= b.y; a.z -= b.z; return a; }
+FLEETDYN_FN Vec3<T>& operator-=(Vec3<T>& a, Vec3<T> b) {
+  a.x -= b.x;
+  a.y -= b.y;
+  a.z -= b.z;
+  return a;
+}
 template <class T>
-FLEETDYN_FN T dot(Vec3<T> a, Vec3<T> b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+FLEETDYN_FN T dot(Vec3<T> a, Vec3<T> b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 template <class T>
 FLEETDYN_FN Vec3<T> cross(Vec3<T> a, Vec3<T> b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 template <class T>
-FLEETDYN_FN T norm_sq(Vec3<T> a) { return dot(a, a); }
+FLEETDYN_FN T norm_sq(Vec3<T> a) {
+  return dot(a, a);
+}
 template <class T>
-FLEETDYN_FN T norm(Vec3<T> a) { return sqrt(dot(a, a)); }
+FLEETDYN_FN T norm(Vec3<T> a) {
+  return sqrt(dot(a, a));
+}
 // Unit vector along a; returns `fallback` when |a| is too small to define a direction.
 template <class T>
 FLEETDYN_FN Vec3<T> normalized_or(Vec3<T> a, Vec3<T> fallback) {
@@ -106,15 +140,13 @@ struct Mat3 {
 
 template <class T>
 FLEETDYN_FN Vec3<T> operator*(const Mat3<T>& a, Vec3<T> v) {
-  return {a.m[0][0] * v.x + a.m[0][1] * v.y + a.m[0][2] * v.z,
-          a.m[1][0] * v.x + a.m[1][1] * v.y + a.m[1][2] * v.z,
+  return {a.m[0][0] * v.x + a.m[0][1] * v.y + a.m[0][2] * v.z, a.m[1][0] * v.x + a.m[1][1] * v.y + a.m[1][2] * v.z,
           a.m[2][0] * v.x + a.m[2][1] * v.y + a.m[2][2] * v.z};
 }
 // a^T v without forming the transpose.
 template <class T>
 FLEETDYN_FN Vec3<T> mul_transpose(const Mat3<T>& a, Vec3<T> v) {
-  return {a.m[0][0] * v.x + a.m[1][0] * v.y + a.m[2][0] * v.z,
-          a.m[0][1] * v.x + a.m[1][1] * v.y + a.m[2][1] * v.z,
+  return {a.m[0][0] * v.x + a.m[1][0] * v.y + a.m[2][0] * v.z, a.m[0][1] * v.x + a.m[1][1] * v.y + a.m[2][1] * v.z,
           a.m[0][2] * v.x + a.m[1][2] * v.y + a.m[2][2] * v.z};
 }
 
@@ -124,13 +156,13 @@ struct Quat {
 };
 
 template <class T>
-FLEETDYN_FN Quat<T> quat_identity() { return {T(1), T(0), T(0), T(0)}; }
+FLEETDYN_FN Quat<T> quat_identity() {
+  return {T(1), T(0), T(0), T(0)};
+}
 template <class T>
 FLEETDYN_FN Quat<T> operator*(Quat<T> a, Quat<T> b) {
-  return {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
-          a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-          a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-          a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+  return {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+          a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
 }
 template <class T>
 FLEETDYN_FN Quat<T> normalized(Quat<T> q) {
@@ -149,8 +181,7 @@ FLEETDYN_FN Quat<T> quat_from_euler_zyx(T roll, T pitch, T yaw) {
   const T cr = cos(roll / 2), sr = sin(roll / 2);
   const T cp = cos(pitch / 2), sp = sin(pitch / 2);
   const T cy = cos(yaw / 2), sy = sin(yaw / 2);
-  return {cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy,
-          cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy};
+  return {cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy};
 }
 // Rotation matrix (body -> world) of a unit quaternion.
 template <class T>
@@ -159,9 +190,15 @@ FLEETDYN_FN Mat3<T> rotation_matrix(Quat<T> q) {
   const T xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
   const T wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
   Mat3<T> r;
-  r.m[0][0] = ww + xx - yy - zz; r.m[0][1] = 2 * (xy - wz);     r.m[0][2] = 2 * (xz + wy);
-  r.m[1][0] = 2 * (xy + wz);     r.m[1][1] = ww - xx + yy - zz; r.m[1][2] = 2 * (yz - wx);
-  r.m[2][0] = 2 * (xz - wy);     r.m[2][1] = 2 * (yz + wx);     r.m[2][2] = ww - xx - yy + zz;
+  r.m[0][0] = ww + xx - yy - zz;
+  r.m[0][1] = 2 * (xy - wz);
+  r.m[0][2] = 2 * (xz + wy);
+  r.m[1][0] = 2 * (xy + wz);
+  r.m[1][1] = ww - xx + yy - zz;
+  r.m[1][2] = 2 * (yz - wx);
+  r.m[2][0] = 2 * (xz - wy);
+  r.m[2][1] = 2 * (yz + wx);
+  r.m[2][2] = ww - xx - yy + zz;
   return r;
 }
 // Time derivative of q for a body-frame angular velocity omega_body: q_dot = 0.5 q (0, omega).
@@ -176,21 +213,32 @@ template <class T>
 FLEETDYN_FN Vec3<T> euler_zyx(Quat<T> q) {
   const T sinp = T(2) * (q.w * q.y - q.z * q.x);
   const T sinp_c = clamp(sinp, T(-1), T(1));
-  return {atan2(T(2) * (q.w * q.x + q.y * q.z), T(1) - T(2) * (q.x * q.x + q.y * q.y)),
-          asin(sinp_c),
+  return {atan2(T(2) * (q.w * q.x + q.y * q.z), T(1) - T(2) * (q.x * q.x + q.y * q.y)), asin(sinp_c),
           atan2(T(2) * (q.w * q.z + q.x * q.y), T(1) - T(2) * (q.y * q.y + q.z * q.z))};
 }
 
-
 // A vector or quaternion at scalar offset i of a flat state array (w, x, y, z for a quaternion).
 template <class T>
-FLEETDYN_FN Vec3<T> load3(const T* a, int i) { return {a[i], a[i + 1], a[i + 2]}; }
+FLEETDYN_FN Vec3<T> load3(const T* a, int i) {
+  return {a[i], a[i + 1], a[i + 2]};
+}
 template <class T>
-FLEETDYN_FN void store3(T* a, int i, Vec3<T> v) { a[i] = v.x; a[i + 1] = v.y; a[i + 2] = v.z; }
+FLEETDYN_FN void store3(T* a, int i, Vec3<T> v) {
+  a[i] = v.x;
+  a[i + 1] = v.y;
+  a[i + 2] = v.z;
+}
 template <class T>
-FLEETDYN_FN Quat<T> load_quat(const T* a, int i) { return {a[i], a[i + 1], a[i + 2], a[i + 3]}; }
+FLEETDYN_FN Quat<T> load_quat(const T* a, int i) {
+  return {a[i], a[i + 1], a[i + 2], a[i + 3]};
+}
 template <class T>
-FLEETDYN_FN void store_quat(T* a, int i, Quat<T> q) { a[i] = q.w; a[i + 1] = q.x; a[i + 2] = q.y; a[i + 3] = q.z; }
+FLEETDYN_FN void store_quat(T* a, int i, Quat<T> q) {
+  a[i] = q.w;
+  a[i + 1] = q.x;
+  a[i + 2] = q.y;
+  a[i + 3] = q.z;
+}
 
 // Piecewise-linear table lookup, branch-free: the segment containing x is selected from the
 // last one down, so the first segment with x <= xs[i] wins.

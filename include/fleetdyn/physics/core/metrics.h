@@ -6,22 +6,28 @@
 // counter behind longest_two_wheel_liftoff.
 #pragma once
 
-#define FLEETDYN_METRIC_FIELDS(X)                                                                \
+#define FLEETDYN_METRIC_FIELDS(X)                                                                                        \
   X(max_abs_roll, "rad", "largest |roll| relative to the ground under the body (tilt of body y from the surface plane)") \
-  X(max_abs_pitch, "rad", "largest |pitch| relative to the ground under the body (tilt of body x)") \
-  X(max_abs_roll_rate, "rad/s", "largest |roll rate| (body x)")                                  \
-  X(max_abs_lat_accel, "m/s^2", "largest |lateral acceleration| of the body COM, body y axis")   \
-  X(wheel_liftoff_time, "s", "time with at least one wheel off the ground")                      \
-  X(two_wheel_liftoff_time, "s", "time with both wheels of one side off the ground")             \
-  X(first_liftoff_time, "s", "time of the first wheel lift-off, -1 if none")                     \
-  X(diverged_time, "s", "time the vehicle diverged and was frozen, -1 if it did not")         \
-  X(longest_two_wheel_liftoff, "s", "longest continuous spell with both wheels of one side off the ground") \
-  X(current_two_wheel_liftoff, "s", "two-wheel lift-off spell still going on at the end, 0 if all wheels are down") \
-  X(max_path_deviation, "m", "largest distance of the body COM from the driver's path, -1 if no path driver ran") \
-  X(path_progress, "m", "arclength of the path reached by the body COM (closed paths: driven along it since the start, laps included), -1 if no path driver ran") \
-  X(maneuver_end_time, "s", "time the path driver reached the end of its open path (closed: went once around) or the steer program finished, -1 if not") \
-  X(max_abs_vert_accel, "m/s^2", "largest |vertical acceleration| of the body COM, body z axis, gravity not included (0 standing still)") \
-  X(capsize_time, "s", "time the roll relative to the ground passed the capsize angle and the vehicle was frozen, -1 if it did not")
+  X(max_abs_pitch, "rad", "largest |pitch| relative to the ground under the body (tilt of body x)")                      \
+  X(max_abs_roll_rate, "rad/s", "largest |roll rate| (body x)")                                                          \
+  X(max_abs_lat_accel, "m/s^2", "largest |lateral acceleration| of the body COM, body y axis")                           \
+  X(wheel_liftoff_time, "s", "time with at least one wheel off the ground")                                              \
+  X(two_wheel_liftoff_time, "s", "time with both wheels of one side off the ground")                                     \
+  X(first_liftoff_time, "s", "time of the first wheel lift-off, -1 if none")                                             \
+  X(diverged_time, "s", "time the vehicle diverged and was frozen, -1 if it did not")                                    \
+  X(longest_two_wheel_liftoff, "s", "longest continuous spell with both wheels of one side off the ground")              \
+  X(current_two_wheel_liftoff, "s", "two-wheel lift-off spell still going on at the end, 0 if all wheels are down")      \
+  X(max_path_deviation, "m", "largest distance of the body COM from the driver's path, -1 if no path driver ran")        \
+  X(path_progress, "m",                                                                                                  \
+    "arclength of the path reached by the body COM (closed paths: driven along it since the start, laps included), "     \
+    "-1 if no path driver ran")                                                                                          \
+  X(maneuver_end_time, "s",                                                                                              \
+    "time the path driver reached the end of its open path (closed: went once around) or the steer program finished, "   \
+    "-1 if not")                                                                                                         \
+  X(max_abs_vert_accel, "m/s^2",                                                                                         \
+    "largest |vertical acceleration| of the body COM, body z axis, gravity not included (0 standing still)")             \
+  X(capsize_time, "s",                                                                                                   \
+    "time the roll relative to the ground passed the capsize angle and the vehicle was frozen, -1 if it did not")
 
 namespace fleetdyn {
 namespace metric {

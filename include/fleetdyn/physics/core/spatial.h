@@ -15,18 +15,32 @@ struct SpatialVec {
 };
 
 template <class T>
-FLEETDYN_FN SpatialVec<T> operator+(const SpatialVec<T>& a, const SpatialVec<T>& b) { return {a.ang + b.ang, a.lin + b.lin}; }
+FLEETDYN_FN SpatialVec<T> operator+(const SpatialVec<T>& a, const SpatialVec<T>& b) {
+  return {a.ang + b.ang, a.lin + b.lin};
+}
 template <class T>
-FLEETDYN_FN SpatialVec<T> operator-(const SpatialVec<T>& a, const SpatialVec<T>& b) { return {a.ang - b.ang, a.lin - b.lin}; }
+FLEETDYN_FN SpatialVec<T> operator-(const SpatialVec<T>& a, const SpatialVec<T>& b) {
+  return {a.ang - b.ang, a.lin - b.lin};
+}
 template <class T>
-FLEETDYN_FN SpatialVec<T> operator*(T s, const SpatialVec<T>& a) { return {s * a.ang, s * a.lin}; }
+FLEETDYN_FN SpatialVec<T> operator*(T s, const SpatialVec<T>& a) {
+  return {s * a.ang, s * a.lin};
+}
 template <class T>
-FLEETDYN_FN SpatialVec<T>& operator+=(SpatialVec<T>& a, const SpatialVec<T>& b) { a.ang += b.ang; a.lin += b.lin; return a; }
+FLEETDYN_FN SpatialVec<T>& operator+=(SpatialVec<T>& a, const SpatialVec<T>& b) {
+  a.ang += b.ang;
+  a.lin += b.lin;
+  return a;
+}
 template <class T>
-FLEETDYN_FN SpatialVec<T> spatial_zero() { return {{T(0), T(0), T(0)}, {T(0), T(0), T(0)}}; }
+FLEETDYN_FN SpatialVec<T> spatial_zero() {
+  return {{T(0), T(0), T(0)}, {T(0), T(0), T(0)}};
+}
 // Pairing of a motion and a force vector (power).
 template <class T>
-FLEETDYN_FN T dot(const SpatialVec<T>& m, const SpatialVec<T>& f) { return dot(m.ang, f.ang) + dot(m.lin, f.lin); }
+FLEETDYN_FN T dot(const SpatialVec<T>& m, const SpatialVec<T>& f) {
+  return dot(m.ang, f.ang) + dot(m.lin, f.lin);
+}
 // Motion cross motion: v x m (rate of change of m carried by a frame moving with v).
 template <class T>
 FLEETDYN_FN SpatialVec<T> cross_motion(const SpatialVec<T>& v, const SpatialVec<T>& m) {
@@ -51,7 +65,9 @@ FLEETDYN_FN SpatialVec<T> spatial_accel_at_origin(Vec3<T> alpha, Vec3<T> point_a
 }
 // Force vector of a force f acting at point P.
 template <class T>
-FLEETDYN_FN SpatialVec<T> force_at(Vec3<T> f, Vec3<T> point) { return {cross(point, f), f}; }
+FLEETDYN_FN SpatialVec<T> force_at(Vec3<T> f, Vec3<T> point) {
+  return {cross(point, f), f};
+}
 
 // Symmetric 3x3 stored by its 6 entries.
 template <class T>
@@ -60,8 +76,7 @@ struct Sym3 {
 };
 template <class T>
 FLEETDYN_FN Vec3<T> operator*(const Sym3<T>& s, Vec3<T> v) {
-  return {s.xx * v.x + s.xy * v.y + s.xz * v.z, s.xy * v.x + s.yy * v.y + s.yz * v.z,
-          s.xz * v.x + s.yz * v.y + s.zz * v.z};
+  return {s.xx * v.x + s.xy * v.y + s.xz * v.z, s.xy * v.x + s.yy * v.y + s.yz * v.z, s.xz * v.x + s.yz * v.y + s.zz * v.z};
 }
 // R S R^T
 template <class T>
@@ -69,7 +84,8 @@ FLEETDYN_FN Sym3<T> rotate_sym(const Mat3<T>& r, const Sym3<T>& s) {
   Vec3<T> c[3];
   for (int j = 0; j < 3; ++j) c[j] = s * Vec3<T>{r.m[j][0], r.m[j][1], r.m[j][2]};  // S R^T column j
   auto row = [&](int i) { return Vec3<T>{r.m[i][0], r.m[i][1], r.m[i][2]}; };
-  return {dot(row(0), c[0]), dot(row(1), c[1]), dot(row(2), c[2]), dot(row(0), c[1]), dot(row(0), c[2]), dot(row(1), c[2])};
+  return {dot(row(0), c[0]), dot(row(1), c[1]), dot(row(2), c[2]),
+          dot(row(0), c[1]), dot(row(0), c[2]), dot(row(1), c[2])};
 }
 
 // Rigid-body spatial inertia about O: mass m, first moment h = m c (c = COM), rotational
@@ -84,8 +100,9 @@ struct RigidInertia {
 template <class T>
 FLEETDYN_FN Sym3<T> parallel_axis(const Sym3<T>& inertia, T mass, Vec3<T> r) {
   const T r2 = norm_sq(r);
-  return {inertia.xx + mass * (r2 - r.x * r.x), inertia.yy + mass * (r2 - r.y * r.y), inertia.zz + mass * (r2 - r.z * r.z),
-          inertia.xy - mass * r.x * r.y,        inertia.xz - mass * r.x * r.z,        inertia.yz - mass * r.y * r.z};
+  return {inertia.xx + mass * (r2 - r.x * r.x), inertia.yy + mass * (r2 - r.y * r.y),
+          inertia.zz + mass * (r2 - r.z * r.z), inertia.xy - mass * r.x * r.y,
+          inertia.xz - mass * r.x * r.z,        inertia.yz - mass * r.y * r.z};
 }
 template <class T>
 FLEETDYN_FN RigidInertia<T> rigid_inertia(T mass, Vec3<T> com, const Sym3<T>& inertia_com) {

@@ -19,13 +19,13 @@ enum class TerrainKind : int { Flat = 0, Plane = 1, Hill = 2, Heightfield = 3, L
 // Every kind except Plane sits on a flat base ground at z = base_height.
 template <class T>
 struct TerrainDesc {
-  TerrainKind kind;     // which surface the query evaluates
-  T base_height;        // [m] z of the flat base ground, or of the plane at x = y = 0
-  T slope;              // [rad] Plane: grade, surface rises along +x: z = base + tan(slope) x + tan(bank) y
-  T bank;               // [rad] Plane: bank, surface rises along +y
-  T hill_x, hill_y;     // [m] Hill: world position of the centre
-  T hill_height;        // [m] Hill: peak height above the base ground (negative = dip)
-  T hill_radius;        // [m] Hill: Gaussian width sigma, h = H exp(-r^2 / (2 sigma^2)); <= 0 = no hill
+  TerrainKind kind;  // which surface the query evaluates
+  T base_height;     // [m] z of the flat base ground, or of the plane at x = y = 0
+  T slope;           // [rad] Plane: grade, surface rises along +x: z = base + tan(slope) x + tan(bank) y
+  T bank;            // [rad] Plane: bank, surface rises along +y
+  T hill_x, hill_y;  // [m] Hill: world position of the centre
+  T hill_height;     // [m] Hill: peak height above the base ground (negative = dip)
+  T hill_radius;     // [m] Hill: Gaussian width sigma, h = H exp(-r^2 / (2 sigma^2)); <= 0 = no hill
   // Heightfield: surface z = base_height + hf_height_scale * (bilinear interpolation of
   // heights[iy*nx + ix]), sample (ix, iy) lying at (hf_x0 + ix*hf_dx, hf_y0 + iy*hf_dy). Outside
   // the grid the edge value is held, unless hf_periodic: then the grid is one tile of a surface
@@ -41,11 +41,11 @@ struct TerrainDesc {
   // Loop: inside of a cylinder of radius loop_radius, axis parallel to y, bottom tangent to the base
   // ground at x = loop_x. The track is a helix: its centreline sits at y = loop_lateral_shift * theta/(2 pi)
   // at lap angle theta in [0, 2 pi], so a car entering along +x at y ~ 0 exits at y ~ loop_lateral_shift.
-  T loop_x;             // [m] world x of the loop bottom (entry and exit point)
-  T loop_radius;        // [m] radius of the running surface; <= 0 = no loop
-  T loop_lateral_shift; // [m] lateral (y) offset of the exit lane relative to the entry lane
-  T loop_track_width;   // [m] width of the running surface across the helix centreline
-  T mu_scale;           // [-] friction multiplier of this surface (1 = nominal)
+  T loop_x;              // [m] world x of the loop bottom (entry and exit point)
+  T loop_radius;         // [m] radius of the running surface; <= 0 = no loop
+  T loop_lateral_shift;  // [m] lateral (y) offset of the exit lane relative to the entry lane
+  T loop_track_width;    // [m] width of the running surface across the helix centreline
+  T mu_scale;            // [-] friction multiplier of this surface (1 = nominal)
   // CPU SIMD lanes only (host/strut/strut_lanes.h): when the vehicles of one lane group each have their
   // own variation of the batch's terrain, the W descriptors of the lanes; the lane query reads
   // lane i's from here. Null everywhere else (the scalar path and the GPU get one vehicle's
@@ -56,10 +56,28 @@ struct TerrainDesc {
 // TerrainDesc's value fields, written once: everything but the two pointers (hf_heights,
 // per_lane), which point at storage of the descriptor's owner. host/batch/convert_scalars.h's
 // precision conversion is generated from it.
-#define FLEETDYN_TERRAIN_FIELDS(X)                                                                   \
-  X(kind) X(base_height) X(slope) X(bank) X(hill_x) X(hill_y) X(hill_height) X(hill_radius) X(hf_x0) \
-  X(hf_y0) X(hf_dx) X(hf_dy) X(hf_nx) X(hf_ny) X(hf_height_scale) X(hf_periodic) X(loop_x)          \
-  X(loop_radius) X(loop_lateral_shift) X(loop_track_width) X(mu_scale)
+#define FLEETDYN_TERRAIN_FIELDS(X) \
+  X(kind)                          \
+  X(base_height)                   \
+  X(slope)                         \
+  X(bank)                          \
+  X(hill_x)                        \
+  X(hill_y)                        \
+  X(hill_height)                   \
+  X(hill_radius)                   \
+  X(hf_x0)                         \
+  X(hf_y0)                         \
+  X(hf_dx)                         \
+  X(hf_dy)                         \
+  X(hf_nx)                         \
+  X(hf_ny)                         \
+  X(hf_height_scale)               \
+  X(hf_periodic)                   \
+  X(loop_x)                        \
+  X(loop_radius)                   \
+  X(loop_lateral_shift)            \
+  X(loop_track_width)              \
+  X(mu_scale)
 
 // A vehicle's own version of the batch's terrain, for Monte Carlo studies that give each sample
 // its own road: the relief is moved so that the vehicle at world point p meets the batch's
@@ -84,7 +102,9 @@ struct TerrainContact {
 namespace terrain_detail {
 
 template <class T>
-FLEETDYN_FN T two_pi() { return T(6.283185307179586476925); }
+FLEETDYN_FN T two_pi() {
+  return T(6.283185307179586476925);
+}
 
 // Contact with a height surface z = h(x, y) from (z - h) and the gradient (hx, hy).
 // distance = (z - h) n_z is exact for a plane and the first-order signed distance for a curved
@@ -106,12 +126,16 @@ FLEETDYN_FN void grid_axis(T g, int n, int& i0, int& i1, T& f, bool& inside) {
   inside = g >= T(0) && g <= last;
   const T gc = clamp(g, T(0), last);
   if (n < 2) {
-    i0 = 0; i1 = 0; f = T(0);
+    i0 = 0;
+    i1 = 0;
+    f = T(0);
     return;
   }
   int i = static_cast<int>(floor(gc));
   if (i > n - 2) i = n - 2;
-  i0 = i; i1 = i + 1; f = gc - T(i);
+  i0 = i;
+  i1 = i + 1;
+  f = gc - T(i);
 }
 
 template <class T>
@@ -148,8 +172,7 @@ FLEETDYN_FN T wrap_grid(T g, int period) {
 template <class T>
 FLEETDYN_FN TerrainContact<T> heightfield_contact(const TerrainDesc<T>& t, Vec3<T> local, T origin_x, T origin_y) {
   const int min_samples = t.hf_periodic ? 2 : 1;
-  if (t.hf_heights == nullptr || t.hf_nx < min_samples || t.hf_ny < min_samples || !(t.hf_dx > T(0)) ||
-      !(t.hf_dy > T(0)))
+  if (t.hf_heights == nullptr || t.hf_nx < min_samples || t.hf_ny < min_samples || !(t.hf_dx > T(0)) || !(t.hf_dy > T(0)))
     return flat_contact(t, local.z);
   T gx = ((origin_x - t.hf_x0) + local.x) / t.hf_dx;  // grid coordinates, relative to the grid first
   T gy = ((origin_y - t.hf_y0) + local.y) / t.hf_dy;
@@ -177,7 +200,9 @@ FLEETDYN_FN TerrainContact<T> heightfield_contact(const TerrainDesc<T>& t, Vec3<
 
 // Thickness of the loop's solid shell behind its running surface [m].
 template <class T>
-FLEETDYN_FN T loop_shell_thickness(T radius) { return radius < T(4) ? T(0.25) * radius : T(1); }
+FLEETDYN_FN T loop_shell_thickness(T radius) {
+  return radius < T(4) ? T(0.25) * radius : T(1);
+}
 
 template <class T>
 FLEETDYN_FN TerrainContact<T> loop_contact(const TerrainDesc<T>& t, Vec3<T> local, T origin_x, T origin_y) {
@@ -205,8 +230,7 @@ FLEETDYN_FN TerrainContact<T> loop_contact(const TerrainDesc<T>& t, Vec3<T> loca
   const T k = fabs(shift) > T(1e-6) ? floor(y / shift - lap_fraction + T(0.5)) : T(0);
   const T theta = phi + two_pi<T>() * k;
   const T lateral = y - shift * (lap_fraction + k);
-  if (!(theta >= T(0) && theta <= two_pi<T>() && fabs(lateral) <= T(0.5) * t.loop_track_width))
-    return ground;
+  if (!(theta >= T(0) && theta <= two_pi<T>() && fabs(lateral) <= T(0.5) * t.loop_track_width)) return ground;
   const T inv_rho = T(1) / rho;
   const TerrainContact<T> wall{radius - rho, Vec3<T>{-dx * inv_rho, T(0), -dz * inv_rho}, t.mu_scale};
   // Near the bottom the wall and the base ground are tangent; the deeper penetration wins. (Within
@@ -232,7 +256,9 @@ FLEETDYN_FN TerrainContact<T> terrain_query(const TerrainDesc<T>& t, Vec3<T> loc
 
 // A tire of unloaded radius r penetrates by (r - distance); <= 0 means off the surface.
 template <class T>
-FLEETDYN_FN T penetration(const TerrainContact<T>& c, T radius) { return radius - c.distance; }
+FLEETDYN_FN T penetration(const TerrainContact<T>& c, T radius) {
+  return radius - c.distance;
+}
 
 // Default descriptor (fill, then override the fields of the kind you want): flat ground at z = 0,
 // mu_scale 1, loop radius 8 m, lateral shift 3.5 m, track width 6 m, no heightfield (height

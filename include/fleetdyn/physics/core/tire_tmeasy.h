@@ -29,36 +29,36 @@ namespace fleetdyn {
 // Tire parameters; POD so it can be copied to the device as-is.
 template <class T>
 struct TireParams {
-  T unloaded_radius;         // r0 [m]: free (undeflected) radius
-  T width;                   // [m]: section width (informational; contact geometry is the caller's)
-  T vertical_stiffness;      // k [N/m]: radial stiffness for the normal force
-  T vertical_damping;        // c [N s/m]: radial damping for the normal force
-  T nominal_load;            // pn [N]: load at which the "_pn" data were measured (second set at 2 pn)
-  T mu_ref;                  // [-]: friction coefficient of the surface the curves were measured on
-  T mu;                      // [-]: friction of this tire/surface pair; fm and fs scale by mu/mu_ref
-  T rolling_resistance;      // f_r [-]: rolling resistance torque = f_r Fz r_dyn
+  T unloaded_radius;     // r0 [m]: free (undeflected) radius
+  T width;               // [m]: section width (informational; contact geometry is the caller's)
+  T vertical_stiffness;  // k [N/m]: radial stiffness for the normal force
+  T vertical_damping;    // c [N s/m]: radial damping for the normal force
+  T nominal_load;        // pn [N]: load at which the "_pn" data were measured (second set at 2 pn)
+  T mu_ref;              // [-]: friction coefficient of the surface the curves were measured on
+  T mu;                  // [-]: friction of this tire/surface pair; fm and fs scale by mu/mu_ref
+  T rolling_resistance;  // f_r [-]: rolling resistance torque = f_r Fz r_dyn
   // Longitudinal characteristic curve at pn and 2 pn.
-  T dfx0_pn, dfx0_2pn;       // [N]: initial slope dFx/dsx at sx = 0
-  T fxm_pn, fxm_2pn;         // [N]: maximum longitudinal force
-  T sxm_pn, sxm_2pn;         // [-]: slip at the maximum
-  T fxs_pn, fxs_2pn;         // [N]: sliding force
-  T sxs_pn, sxs_2pn;         // [-]: slip from which the force is fxs
+  T dfx0_pn, dfx0_2pn;  // [N]: initial slope dFx/dsx at sx = 0
+  T fxm_pn, fxm_2pn;    // [N]: maximum longitudinal force
+  T sxm_pn, sxm_2pn;    // [-]: slip at the maximum
+  T fxs_pn, fxs_2pn;    // [N]: sliding force
+  T sxs_pn, sxs_2pn;    // [-]: slip from which the force is fxs
   // Lateral characteristic curve at pn and 2 pn.
-  T dfy0_pn, dfy0_2pn;       // [N]: initial slope dFy/dsy at sy = 0
-  T fym_pn, fym_2pn;         // [N]: maximum lateral force
-  T sym_pn, sym_2pn;         // [-]: slip at the maximum
-  T fys_pn, fys_2pn;         // [N]: sliding force
-  T sys_pn, sys_2pn;         // [-]: slip from which the force is fys
+  T dfy0_pn, dfy0_2pn;  // [N]: initial slope dFy/dsy at sy = 0
+  T fym_pn, fym_2pn;    // [N]: maximum lateral force
+  T sym_pn, sym_2pn;    // [-]: slip at the maximum
+  T fys_pn, fys_2pn;    // [N]: sliding force
+  T sys_pn, sys_2pn;    // [-]: slip from which the force is fys
   // Pneumatic trail n(sy) / contact length L (TMeasy trail curve).
-  T trail_ratio0;            // [-]: n/L at sy = 0
-  T trail_zero_slip;         // [-]: |sy| where the trail crosses zero
-  T trail_end_slip;          // [-]: |sy| from which the trail is zero (end of the negative lobe)
+  T trail_ratio0;     // [-]: n/L at sy = 0
+  T trail_zero_slip;  // [-]: |sy| where the trail crosses zero
+  T trail_end_slip;   // [-]: |sy| from which the trail is zero (end of the negative lobe)
   // Transient (first-order) deflection dynamics.
-  T long_stiffness;          // c_x [N/m]: longitudinal tread/carcass stiffness
-  T lat_stiffness;           // c_y [N/m]: lateral tread/carcass stiffness
-  T long_damping;            // d_x [N s/m]: longitudinal tread/carcass damping (must be > 0)
-  T lat_damping;             // d_y [N s/m]: lateral tread/carcass damping (must be > 0)
-  T slip_velocity_floor;     // v_N [m/s]: small velocity added to the slip denominators
+  T long_stiffness;       // c_x [N/m]: longitudinal tread/carcass stiffness
+  T lat_stiffness;        // c_y [N/m]: lateral tread/carcass stiffness
+  T long_damping;         // d_x [N s/m]: longitudinal tread/carcass damping (must be > 0)
+  T lat_damping;          // d_y [N s/m]: lateral tread/carcass damping (must be > 0)
+  T slip_velocity_floor;  // v_N [m/s]: small velocity added to the slip denominators
 };
 
 // HMMWV tire: TMeasy data of Project Chrono's C++ HMMWV tire (shared/reference/hmmwv.md).
@@ -75,17 +75,27 @@ FLEETDYN_FN TireParams<T> hmmwv_tire_params() {
   p.mu = T(0.8);
   p.rolling_resistance = T(0.015);
 
-  p.dfx0_pn = T(152216.0);  p.dfx0_2pn = T(248837.0);
-  p.fxm_pn = T(7703.5);     p.fxm_2pn = T(13315.0);
-  p.sxm_pn = T(0.10811);    p.sxm_2pn = T(0.12389);
-  p.fxs_pn = T(3954.6);     p.fxs_2pn = T(7252.5);
-  p.sxs_pn = T(0.66667);    p.sxs_2pn = T(0.66667);
+  p.dfx0_pn = T(152216.0);
+  p.dfx0_2pn = T(248837.0);
+  p.fxm_pn = T(7703.5);
+  p.fxm_2pn = T(13315.0);
+  p.sxm_pn = T(0.10811);
+  p.sxm_2pn = T(0.12389);
+  p.fxs_pn = T(3954.6);
+  p.fxs_2pn = T(7252.5);
+  p.sxs_pn = T(0.66667);
+  p.sxs_2pn = T(0.66667);
 
-  p.dfy0_pn = T(63376.0);   p.dfy0_2pn = T(117319.0);
-  p.fym_pn = T(6497.1);     p.fym_2pn = T(12438.0);
-  p.sym_pn = T(0.33167);    p.sym_2pn = T(0.33216);
-  p.fys_pn = T(5846.4);     p.fys_2pn = T(11186.0);
-  p.sys_pn = T(1.0296);     p.sys_2pn = T(1.0296);
+  p.dfy0_pn = T(63376.0);
+  p.dfy0_2pn = T(117319.0);
+  p.fym_pn = T(6497.1);
+  p.fym_2pn = T(12438.0);
+  p.sym_pn = T(0.33167);
+  p.sym_2pn = T(0.33216);
+  p.fys_pn = T(5846.4);
+  p.fys_2pn = T(11186.0);
+  p.sys_pn = T(1.0296);
+  p.sys_2pn = T(1.0296);
 
   // Not in the reference; Chrono-TMeasy-style defaults for the trail curve: n/L = 0.178 at sy = 0,
   // zero crossing at sy = 0.4 (just past the lateral peak sym = 0.33), back to 0 at sy = 0.6.
@@ -240,8 +250,8 @@ FLEETDYN_FN T tmeasy_curve_force(const TmeasyCurve<T>& c, T s) {
 // Branch-free: a lane without load (or with degenerate curves) computes on placeholders and is
 // set to zero at the end; the whole evaluation is skipped only when no lane has load.
 template <class T>
-FLEETDYN_FN void tmeasy_secant_stiffness(const TireParams<T>& p, T fz, T sx, T sy, T* fx_secant,
-                                         T* fy_secant, T surface_mu_scale = T(1)) {
+FLEETDYN_FN void tmeasy_secant_stiffness(const TireParams<T>& p, T fz, T sx, T sy, T* fx_secant, T* fy_secant,
+                                         T surface_mu_scale = T(1)) {
   *fx_secant = T(0);
   *fy_secant = T(0);
   const auto loaded = fz > T(0);
@@ -362,11 +372,11 @@ FLEETDYN_FN TireOutput<T> tmeasy_forces(const TireParams<T>& p, const TireInput<
   const T r = in.rolling_radius;
   const T fz = select(in.fz > T(0), in.fz, T(0));
   const T v_star = r * fabs(in.omega) + p.slip_velocity_floor;  // slip reference velocity
-  const T vs_x = in.v_long - r * in.omega;  // longitudinal slip velocity of the undeformed tire
-  const T vs_y = in.v_lat;                  // lateral slip velocity
+  const T vs_x = in.v_long - r * in.omega;                      // longitudinal slip velocity of the undeformed tire
+  const T vs_y = in.v_lat;                                      // lateral slip velocity
   const T inv_v_star = T(1) / v_star;
-  const T sx = -vs_x * inv_v_star;          // TMeasy longitudinal slip
-  const T sy = -vs_y * inv_v_star;          // TMeasy lateral slip
+  const T sx = -vs_x * inv_v_star;  // TMeasy longitudinal slip
+  const T sy = -vs_y * inv_v_star;  // TMeasy lateral slip
 
   T fx_sec, fy_sec;
   tmeasy_secant_stiffness(p, fz, sx, sy, &fx_sec, &fy_sec, surface_mu_scale);

@@ -41,23 +41,23 @@ struct VehicleCommon {
 // One row per overridable shared scalar: X(name, member, unit, min, max, description), as in
 // the models' tables (FLEETDYN_VEHICLE_PARAM_FIELDS, FLEETDYN_CE_PARAM_FIELDS), which expand it.
 // Ranges reject nonsense (negative torques, friction above 3 ...), not unusual vehicles.
-#define FLEETDYN_VEHICLE_COMMON_FIELDS(X)                                                                              \
-  X("engine_peak_torque", engine_peak_torque, "N m", 0.0, 1.0e5, "engine peak torque")                                 \
-  X("engine_peak_power", engine_peak_power, "W", 0.0, 1.0e7, "engine peak power")                                      \
-  X("engine_max_speed", engine_max_speed, "rad/s", 10.0, 2000.0, "engine governed speed")                              \
-  X("driveline_ratio", driveline_ratio, "-", 0.5, 100.0, "overall reduction")                                          \
-  X("driveline_efficiency", driveline_efficiency, "-", 0.1, 1.0, "driveline efficiency")                               \
-  X("front_torque_split", front_torque_split, "-", 0.0, 1.0, "AWD front share")                                        \
-  X("brake_torque_front", brake_torque_front, "N m", 0.0, 1.0e5, "front brake torque per wheel")                       \
-  X("brake_torque_rear", brake_torque_rear, "N m", 0.0, 1.0e5, "rear brake torque per wheel")                          \
-  X("wheel_lock_time", wheel_lock_time, "s", 1.0e-3, 1.0, "held-wheel time constant")                                  \
-  X("gravity", gravity, "m/s^2", 0.0, 100.0, "gravitational acceleration")                                             \
-  X("tire.unloaded_radius", tire.unloaded_radius, "m", 0.1, 3.0, "tire unloaded radius")                               \
-  X("tire.vertical_stiffness", tire.vertical_stiffness, "N/m", 1.0e4, 1.0e8, "tire vertical stiffness")                \
-  X("tire.vertical_damping", tire.vertical_damping, "N s/m", 0.0, 1.0e6, "tire vertical damping")                      \
-  X("tire.mu", tire.mu, "-", 0.05, 3.0, "tire-road friction coefficient")                                              \
-  X("tire.rolling_resistance", tire.rolling_resistance, "-", 0.0, 0.5, "rolling resistance coefficient")               \
-  X("tire.long_stiffness", tire.long_stiffness, "N/m", 1.0e3, 1.0e7, "tread longitudinal stiffness")                   \
+#define FLEETDYN_VEHICLE_COMMON_FIELDS(X)                                                                \
+  X("engine_peak_torque", engine_peak_torque, "N m", 0.0, 1.0e5, "engine peak torque")                   \
+  X("engine_peak_power", engine_peak_power, "W", 0.0, 1.0e7, "engine peak power")                        \
+  X("engine_max_speed", engine_max_speed, "rad/s", 10.0, 2000.0, "engine governed speed")                \
+  X("driveline_ratio", driveline_ratio, "-", 0.5, 100.0, "overall reduction")                            \
+  X("driveline_efficiency", driveline_efficiency, "-", 0.1, 1.0, "driveline efficiency")                 \
+  X("front_torque_split", front_torque_split, "-", 0.0, 1.0, "AWD front share")                          \
+  X("brake_torque_front", brake_torque_front, "N m", 0.0, 1.0e5, "front brake torque per wheel")         \
+  X("brake_torque_rear", brake_torque_rear, "N m", 0.0, 1.0e5, "rear brake torque per wheel")            \
+  X("wheel_lock_time", wheel_lock_time, "s", 1.0e-3, 1.0, "held-wheel time constant")                    \
+  X("gravity", gravity, "m/s^2", 0.0, 100.0, "gravitational acceleration")                               \
+  X("tire.unloaded_radius", tire.unloaded_radius, "m", 0.1, 3.0, "tire unloaded radius")                 \
+  X("tire.vertical_stiffness", tire.vertical_stiffness, "N/m", 1.0e4, 1.0e8, "tire vertical stiffness")  \
+  X("tire.vertical_damping", tire.vertical_damping, "N s/m", 0.0, 1.0e6, "tire vertical damping")        \
+  X("tire.mu", tire.mu, "-", 0.05, 3.0, "tire-road friction coefficient")                                \
+  X("tire.rolling_resistance", tire.rolling_resistance, "-", 0.0, 0.5, "rolling resistance coefficient") \
+  X("tire.long_stiffness", tire.long_stiffness, "N/m", 1.0e3, 1.0e7, "tread longitudinal stiffness")     \
   X("tire.lat_stiffness", tire.lat_stiffness, "N/m", 1.0e3, 1.0e7, "tread lateral stiffness")
 
 // The derived shared fields from the others: per-wheel brake torques, the drive share of each

@@ -75,14 +75,14 @@ enum PathTrackerKind : int { kPurePursuit = 0, kStanley = 1 };
 // Path driver settings of one vehicle.
 template <class T>
 struct PathDriverParams {
-  int tracker;              // PathTrackerKind
-  T lookahead_base;         // [m] pure pursuit: lookahead = base + gain * speed
-  T lookahead_gain;         // [s]
-  T stanley_gain;           // [1/s] Stanley: k in atan(k e / (v_soft + v))
-  T stanley_softening;      // [m/s] v_soft
-  T max_steer_rate;         // [1/s] normalized steer rate limit, 0 = none
-  T speed_kp;               // [s/m] pedal (throttle +, brake -) per m/s of speed error
-  T speed_ki;               // [1/m] per m of integrated speed error
+  int tracker;          // PathTrackerKind
+  T lookahead_base;     // [m] pure pursuit: lookahead = base + gain * speed
+  T lookahead_gain;     // [s]
+  T stanley_gain;       // [1/s] Stanley: k in atan(k e / (v_soft + v))
+  T stanley_softening;  // [m/s] v_soft
+  T max_steer_rate;     // [1/s] normalized steer rate limit, 0 = none
+  T speed_kp;           // [s/m] pedal (throttle +, brake -) per m/s of speed error
+  T speed_ki;           // [1/m] per m of integrated speed error
 };
 
 // Everything a batch's drivers read, and their state.
@@ -93,9 +93,9 @@ struct DriverView {
   PathSet<T> paths;                        // path driver
   const PathDriverParams<T>* path_params;  // [path_param_count]; v uses [v % path_param_count]
   int path_param_count;
-  const SteerProgramParams<T>* programs;   // [program_count]; v uses [v % program_count]
+  const SteerProgramParams<T>* programs;  // [program_count]; v uses [v % program_count]
   int program_count;
-  T* state;                                // [kDriverStateSize][vehicle_count]
+  T* state;  // [kDriverStateSize][vehicle_count]
 };
 
 // What a driver step tells the metrics.
@@ -166,9 +166,9 @@ FLEETDYN_FN DriverInput<T> path_driver_input(const PathView<T>& p, const PathDri
   const int n = segment_count(p);
   const PathQuery<T> com{origin_x, origin_y, x.com.x, x.com.y};
   const bool located = d[kSegment] >= T(0);
-  const PathIndex u =
-      located ? path_nearest_segment(p, com, PathIndex{static_cast<int>(d[kSegment]), static_cast<int>(d[kLap])})
-              : path_nearest_segment_global(p, com);
+  const PathIndex u = located
+                          ? path_nearest_segment(p, com, PathIndex{static_cast<int>(d[kSegment]), static_cast<int>(d[kLap])})
+                          : path_nearest_segment_global(p, com);
   d[kSegment] = T(u.segment);
   d[kLap] = T(u.lap);
   const PathSegment<T> seg = path_segment(p, u);
@@ -190,8 +190,8 @@ FLEETDYN_FN DriverInput<T> path_driver_input(const PathView<T>& p, const PathDri
   report->done = p.closed ? here - d[kStartArclength] >= p.length : beyond_end;
 
   // 2. Speed.
-  const PedalCommand<T> pedals =
-      speed_pi(path_speed_on(p, seg, fraction) - speed, c.speed_kp, c.speed_ki, dt, &d[kSpeedIntegral]);
+  const PedalCommand<T> pedals = speed_pi(path_speed_on(p, seg, fraction) - speed, c.speed_kp, c.speed_ki, dt,
+                                          &d[kSpeedIntegral]);
 
   // 3. Steering, from the point a lookahead ahead (pure pursuit) or the front axle's (Stanley),
   // searched from where it was last step (kTargetAhead segments on).
@@ -217,8 +217,8 @@ FLEETDYN_FN DriverInput<T> path_driver_input(const PathView<T>& p, const PathDri
     // direction), not the body's heading, which differs by the rear slip angle and would leave a
     // steady offset growing with the lookahead (0.3 m for the HMMWV at 0.2 g). Below walking
     // pace the course is undefined and the heading takes over.
-    const Vec3<T> rear_velocity =
-        x.velocity + x.rot * Vec3<T>{T(0), x.omega_body.z * g.rear_axle_x, -x.omega_body.y * g.rear_axle_x};
+    const Vec3<T> rear_velocity = x.velocity +
+                                  x.rot * Vec3<T>{T(0), x.omega_body.z * g.rear_axle_x, -x.omega_body.y * g.rear_axle_x};
     const T course_speed = sqrt(sq(rear_velocity.x) + sq(rear_velocity.y));
     const T w = clamp(course_speed - T(0.5), T(0), T(1));  // 0 below 0.5 m/s, 1 above 1.5 m/s
     const T inv = T(1) / (course_speed > T(1e-6) ? course_speed : T(1));
@@ -237,9 +237,8 @@ FLEETDYN_FN DriverInput<T> path_driver_input(const PathView<T>& p, const PathDri
 // The command of vehicle v for the step starting at time t (batch mode kDriverPath or
 // kDriverProgram); advances its driver state d and fills the report for the metrics.
 template <class T>
-FLEETDYN_FN DriverInput<T> driver_input(const DriverView<T>& dv, int v, const DriverGeometry<T>& g,
-                                        const DriverSense<T>& x, T origin_x, T origin_y, T t, T dt, T* d,
-                                        DriverReport<T>* report) {
+FLEETDYN_FN DriverInput<T> driver_input(const DriverView<T>& dv, int v, const DriverGeometry<T>& g, const DriverSense<T>& x,
+                                        T origin_x, T origin_y, T t, T dt, T* d, DriverReport<T>* report) {
   report->on_path = false;
   report->done = false;
   report->lateral_error = T(0);
@@ -247,8 +246,8 @@ FLEETDYN_FN DriverInput<T> driver_input(const DriverView<T>& dv, int v, const Dr
   DriverInput<T> in;
   if (dv.mode == kDriverPath) {
     const int path = dv.paths.vehicle_path ? dv.paths.vehicle_path[v] : 0;
-    in = path_driver_input(path_of(dv.paths, path), dv.path_params[v % dv.path_param_count], g, x, origin_x,
-                           origin_y, dt, d, report);
+    in = path_driver_input(path_of(dv.paths, path), dv.path_params[v % dv.path_param_count], g, x, origin_x, origin_y,
+                           dt, d, report);
   } else {
     bool done = false;
     in = steer_program_input(dv.programs[v % dv.program_count], t, x.omega_body.x, &d[driver::kEventTime], &done);

@@ -44,12 +44,14 @@ struct PathView {
 template <class T>
 FLEETDYN_FN PathView<T> path_of(const PathSet<T>& set, int path) {
   const int first = set.offset[path];
-  return {set.x + first, set.y + first, set.speed + first, set.s + first, set.count[path], set.closed[path] != 0,
-          set.length[path]};
+  return {set.x + first,   set.y + first,         set.speed + first, set.s + first,
+          set.count[path], set.closed[path] != 0, set.length[path]};
 }
 
 template <class T>
-FLEETDYN_FN int segment_count(const PathView<T>& p) { return p.closed ? p.count : p.count - 1; }
+FLEETDYN_FN int segment_count(const PathView<T>& p) {
+  return p.closed ? p.count : p.count - 1;
+}
 
 // A query point, kept as its vehicle keeps it: a local position and the local origin (both
 // exact to fp32 round-off near the vehicle), so differences to path points lose no precision.
@@ -102,11 +104,11 @@ FLEETDYN_FN bool path_before(PathIndex a, PathIndex b) {
 // A segment of a path: its start point, direction (end - start) and arclengths.
 template <class T>
 struct PathSegment {
-  int first;       // index of the start point
-  T ax, ay;        // [m] start point, world
-  T dx, dy;        // [m] end - start
-  T length;        // [m]
-  T s0;            // [m] unwrapped arclength of the start point
+  int first;  // index of the start point
+  T ax, ay;   // [m] start point, world
+  T dx, dy;   // [m] end - start
+  T length;   // [m]
+  T s0;       // [m] unwrapped arclength of the start point
 };
 
 template <class T>

@@ -21,18 +21,18 @@ enum SteerProgramType : int {
 
 template <class T>
 struct SteerProgramParams {
-  int kind;                // SteerProgramType
-  T start_time;            // [s] start of the first steer
-  T amplitude;             // [-] first steer, + = left (sine with dwell: its first half-wave)
-  T rate;                  // [1/s] ramp rate (ramp-hold, fishhook)
-  T hold;                  // [s] ramp-hold: hold before returning to 0 (<= 0: to the end);
-                           //     fishhook: countersteer hold (NHTSA: 3 s)
-  T frequency;             // [Hz] sine with dwell (FMVSS 126: 0.7)
-  T dwell;                 // [s] sine with dwell: hold at the second peak (FMVSS 126: 0.5)
-  T roll_rate_threshold;   // [rad/s] fishhook: countersteer once |roll rate| <= this (NHTSA: 1.5 deg/s)
-  T throttle_before;       // [0, 1] before start_time
-  T throttle;              // [0, 1] from start_time on (NHTSA, FMVSS 126: released, 0)
-  T brake;                 // [0, 1] from start_time on
+  int kind;               // SteerProgramType
+  T start_time;           // [s] start of the first steer
+  T amplitude;            // [-] first steer, + = left (sine with dwell: its first half-wave)
+  T rate;                 // [1/s] ramp rate (ramp-hold, fishhook)
+  T hold;                 // [s] ramp-hold: hold before returning to 0 (<= 0: to the end);
+                          //     fishhook: countersteer hold (NHTSA: 3 s)
+  T frequency;            // [Hz] sine with dwell (FMVSS 126: 0.7)
+  T dwell;                // [s] sine with dwell: hold at the second peak (FMVSS 126: 0.5)
+  T roll_rate_threshold;  // [rad/s] fishhook: countersteer once |roll rate| <= this (NHTSA: 1.5 deg/s)
+  T throttle_before;      // [0, 1] before start_time
+  T throttle;             // [0, 1] from start_time on (NHTSA, FMVSS 126: released, 0)
+  T brake;                // [0, 1] from start_time on
 };
 
 // Steer that leaves `from` towards `to` at `rate` and stops there, `elapsed` [s] after leaving.
@@ -48,8 +48,7 @@ FLEETDYN_FN T steer_ramp(T from, T to, T rate, T elapsed) {
 // *done becomes true once the last scripted steer motion has ended (ramp-hold held to the end:
 // once the amplitude is reached).
 template <class T>
-FLEETDYN_FN DriverInput<T> steer_program_input(const SteerProgramParams<T>& c, T t, T roll_rate, T* event_time,
-                                               bool* done) {
+FLEETDYN_FN DriverInput<T> steer_program_input(const SteerProgramParams<T>& c, T t, T roll_rate, T* event_time, bool* done) {
   const T tau = t - c.start_time;
   *done = false;
   if (tau < T(0)) return {T(0), c.throttle_before, T(0)};

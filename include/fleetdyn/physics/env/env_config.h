@@ -46,32 +46,32 @@ struct RandomizedParam {
 
 template <class T>
 struct EnvConfig {
-  int task;                  // TaskKind
-  int decimation;            // physics steps per env step
-  int max_episode_steps;     // env steps, then truncation
-  T env_dt;                  // [s] decimation * physics step
+  int task;               // TaskKind
+  int decimation;         // physics steps per env step
+  int max_episode_steps;  // env steps, then truncation
+  T env_dt;               // [s] decimation * physics step
   // Actuators: each follows its command at most this fast [normalized units / s].
   T steer_rate, throttle_rate, brake_rate;
   // Track: `track_points` points `track_spacing` apart; curvature a sum of three sines of random
   // wavelength, phase and weight, at most track_max_curvature, faded in over track_straight.
   int track_points;
   T track_spacing, track_max_curvature, track_wavelength_min, track_wavelength_max, track_straight;
-  T road_half_width;         // [m] farther from the centreline is off the road
+  T road_half_width;  // [m] farther from the centreline is off the road
   // Start of an episode.
   T start_x_min, start_x_max, start_y_min, start_y_max;  // [m] world point where the track starts
-  T speed_min, speed_max;                                 // [m/s]
-  T lateral_offset_max, heading_offset_max;               // [m], [rad] from the track's start
-  T target_speed_min, target_speed_max;                   // [m/s] reach-speed task
+  T speed_min, speed_max;                                // [m/s]
+  T lateral_offset_max, heading_offset_max;              // [m], [rad] from the track's start
+  T target_speed_min, target_speed_max;                  // [m/s] reach-speed task
   // Termination.
-  T rollover_angle;          // [rad] ground-relative roll or pitch beyond this
-  T rollover_lift_time;      // [s] unbroken two-wheel lift this long
+  T rollover_angle;      // [rad] ground-relative roll or pitch beyond this
+  T rollover_lift_time;  // [s] unbroken two-wheel lift this long
   // Reward weights (vector_env.h says what each multiplies).
   T w_progress, w_lateral, w_heading, w_speed, w_steer_change, w_pedal_change, w_crash;
   // Observation.
   int feature_count;
   int features[kMaxFeatures];
   int lookahead_count;
-  T lookahead_spacing;       // [m]
+  T lookahead_spacing;  // [m]
   int obs_dim;
   // Randomization at reset.
   int randomized_count;

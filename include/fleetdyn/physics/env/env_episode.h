@@ -13,10 +13,10 @@ namespace env {
 // What the observation, reward and termination read of an env after a step or a reset.
 template <class T>
 struct EnvSense {
-  DriverSense<T> body;     // COM (local), attitude, velocity, body angular velocity
-  Vec3<T> tilt;            // ground-relative roll, pitch
+  DriverSense<T> body;  // COM (local), attitude, velocity, body angular velocity
+  Vec3<T> tilt;         // ground-relative roll, pitch
   TrackPosition<T> track;
-  T speed;                 // [m/s] forward (body x) speed
+  T speed;  // [m/s] forward (body x) speed
 };
 
 template <class Model, class T>
@@ -44,8 +44,8 @@ FLEETDYN_FN T heading_error(const EnvSense<T>& x) {
 
 // Writes the observation row of env v (obs_dim floats) in the configured feature order.
 template <class Model, class T>
-FLEETDYN_FN void observe_env(const EnvView<Model, T>& e, int v, const typename Model::template Params<T>& p,
-                             const T* s, T origin_x, T origin_y, const EnvSense<T>& x, float* out) {
+FLEETDYN_FN void observe_env(const EnvView<Model, T>& e, int v, const typename Model::template Params<T>& p, const T* s,
+                             T origin_x, T origin_y, const EnvSense<T>& x, float* out) {
   const EnvConfig<T>& c = e.config;
   const int n = e.env_count;
   const T velocity_scale = T(0.1), distance_scale = T(0.1);
@@ -95,9 +95,7 @@ FLEETDYN_FN void observe_env(const EnvView<Model, T>& e, int v, const typename M
         }
         break;
       }
-      case kSpeedError:
-        put(c.task == kReachSpeed ? (x.speed - e.target_speed[v]) * velocity_scale : T(0));
-        break;
+      case kSpeedError: put(c.task == kReachSpeed ? (x.speed - e.target_speed[v]) * velocity_scale : T(0)); break;
       default: break;
     }
   }
@@ -135,8 +133,8 @@ FLEETDYN_FN void reset_env(const EnvView<Model, T>& e, int v) {
   e.target_speed[v] = lerp_draw(c.target_speed_min, c.target_speed_max, draw(kDrawTargetSpeed));
   constexpr int kSize = Model::kStateSize;
   T s[kSize], origin_x, origin_y, static_load[kCorners];
-  Model::initial_state(p, e.terrain, double(start_x), double(start_y) + double(lateral), yaw, speed, s,
-                                 &origin_x, &origin_y, static_load);
+  Model::initial_state(p, e.terrain, double(start_x), double(start_y) + double(lateral), yaw, speed, s, &origin_x,
+                       &origin_y, static_load);
   for (int j = 0; j < kSize; ++j) e.state[j * n + v] = s[j];
   e.origin[v] = origin_x;
   e.origin[n + v] = origin_y;
@@ -179,7 +177,8 @@ FLEETDYN_FN void env_command(const EnvView<Model, T>& e, int v, T command[3], T 
 template <class T, class U>
 FLEETDYN_FN void follow_command(const EnvConfig<T>& c, const U command[3], U actuator[3], T dt) {
   const T rate[3] = {c.steer_rate, c.throttle_rate, c.brake_rate};
-  for (int j = 0; j < 3; ++j) actuator[j] = actuator[j] + clamp(command[j] - actuator[j], U(-rate[j] * dt), U(rate[j] * dt));
+  for (int j = 0; j < 3; ++j)
+    actuator[j] = actuator[j] + clamp(command[j] - actuator[j], U(-rate[j] * dt), U(rate[j] * dt));
 }
 
 // Whether one side's wheels are both off the ground (the two-wheel-lift rollover clock).
@@ -194,8 +193,7 @@ FLEETDYN_FN bool side_lifted(const T* normal_force) {
 // them in registers). An env whose state stops being sane keeps its last sane state and stops
 // (the episode ends as diverged).
 template <class Model, class T>
-FLEETDYN_FN void env_load(const EnvView<Model, T>& e, int v, T* s, T& origin_x, T& origin_y, T* actuator, T* load,
-                          T& lift) {
+FLEETDYN_FN void env_load(const EnvView<Model, T>& e, int v, T* s, T& origin_x, T& origin_y, T* actuator, T* load, T& lift) {
   const int n = e.env_count;
   for (int j = 0; j < Model::kStateSize; ++j) s[j] = e.state[j * n + v];
   origin_x = e.origin[v];
@@ -293,15 +291,15 @@ FLEETDYN_FN void finish_env_step(const EnvView<Model, T>& e, int v, const typena
   e.segment[v] = x.track.segment;
   e.progress[v] = x.track.progress;
   const T heading = heading_error(x);
-  const bool rolled = fabs(x.tilt.x) > c.rollover_angle || fabs(x.tilt.y) > c.rollover_angle ||
-                      lift >= c.rollover_lift_time;
+  const bool rolled = fabs(x.tilt.x) > c.rollover_angle || fabs(x.tilt.y) > c.rollover_angle || lift >= c.rollover_lift_time;
   const bool off_road = fabs(x.track.lateral) > c.road_half_width;
   const int steps = e.episode_steps[v] + 1;
   const T track_end = e.track_s[static_cast<size_t>(v) * c.track_points + c.track_points - 1] -
                       T(c.lookahead_count + 1) * c.lookahead_spacing;
   int reason = diverged ? kDiverged : rolled ? kRollover : off_road ? kOffRoad : kRunning;
   const bool terminal = reason != kRunning;
-  if (!terminal) reason = x.track.progress >= track_end ? kTrackEnd : steps >= c.max_episode_steps ? kTimeLimit : kRunning;
+  if (!terminal)
+    reason = x.track.progress >= track_end ? kTrackEnd : steps >= c.max_episode_steps ? kTimeLimit : kRunning;
 
   T r = c.w_progress * gained - c.env_dt * (c.w_lateral * sq(x.track.lateral) + c.w_heading * sq(heading));
   if (c.task == kReachSpeed) r -= c.w_speed * fabs(x.speed - e.target_speed[v]) * c.env_dt;

@@ -8,9 +8,9 @@
 
 #include <cstdint>
 
-#include "fleetdyn/physics/env/env_config.h"
-#include "fleetdyn/physics/drivers/path.h"
 #include "fleetdyn/physics/core/philox.h"
+#include "fleetdyn/physics/drivers/path.h"
+#include "fleetdyn/physics/env/env_config.h"
 
 namespace fleetdyn {
 namespace env {
@@ -27,7 +27,7 @@ enum DrawSlot : uint32_t {
   kDrawHeadingOffset = 12,
   kDrawSpeed = 13,
   kDrawTargetSpeed = 14,
-  kDrawParam = 32,           // + randomized parameter index
+  kDrawParam = 32,  // + randomized parameter index
 };
 
 // Uniform in (0, 1) for (seed, env, slot, episode).
@@ -36,7 +36,9 @@ FLEETDYN_FN double episode_uniform(uint64_t seed, int env, uint32_t slot, uint32
 }
 
 template <class T>
-FLEETDYN_FN T lerp_draw(T lo, T hi, double u) { return lo + T(u) * (hi - lo); }
+FLEETDYN_FN T lerp_draw(T lo, T hi, double u) {
+  return lo + T(u) * (hi - lo);
+}
 
 // Fills x, y, s [track_points] of one env's track for an episode, starting at (x0, y0) heading +x.
 template <class T>
@@ -80,15 +82,14 @@ FLEETDYN_FN PathView<T> env_track(const EnvConfig<T>& c, const T* x, const T* y,
 // A vehicle relative to its track.
 template <class T>
 struct TrackPosition {
-  int segment;      // nearest segment
-  T progress;       // [m] arclength of the foot point (may run past the ends on the end segments)
-  T lateral;        // [m] signed distance, + = left of the track
+  int segment;             // nearest segment
+  T progress;              // [m] arclength of the foot point (may run past the ends on the end segments)
+  T lateral;               // [m] signed distance, + = left of the track
   T tangent_x, tangent_y;  // unit track direction at the foot point
 };
 
 template <class T>
-FLEETDYN_FN TrackPosition<T> locate_on_track(const PathView<T>& track, int hint, T origin_x, T origin_y, T local_x,
-                                             T local_y) {
+FLEETDYN_FN TrackPosition<T> locate_on_track(const PathView<T>& track, int hint, T origin_x, T origin_y, T local_x, T local_y) {
   const PathQuery<T> q{origin_x, origin_y, local_x, local_y};
   const PathIndex i = path_nearest_segment(track, q, PathIndex{hint, 0});
   const PathSegment<T> g = path_segment(track, i);

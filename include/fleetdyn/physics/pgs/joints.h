@@ -13,7 +13,9 @@ namespace fleetdyn {
 namespace pgs {
 
 template <class T>
-FLEETDYN_FN T unbounded() { return T(1e30); }
+FLEETDYN_FN T unbounded() {
+  return T(1e30);
+}
 
 // What the row builders accumulate for one system while they store its rows.
 template <class T>
@@ -21,9 +23,9 @@ struct RowBuild {
   const ModelView<T>* model;
   Strided<T> state, scratch;
   T inv_step;
-  int status;      // StatusBits (singular rows)
-  T drift;         // [m, rad] max |C| of bilateral rows
-  T penetration;   // [m] max violation of unilateral rows
+  int status;     // StatusBits (singular rows)
+  T drift;        // [m, rad] max |C| of bilateral rows
+  T penetration;  // [m] max violation of unilateral rows
 };
 
 // Completes a row's target from its position error and stores it.

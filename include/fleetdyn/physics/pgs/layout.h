@@ -31,7 +31,7 @@ FLEETDYN_FN int time_field(int body_count, int row_count) { return kBodyStateSiz
 
 // Per-system report components (stride = system_count).
 enum ReportField : int {
-  kReportResidualBilateral = 0,  // [m/s, rad/s] max |J v1 - target| over bilateral rows after the solve
+  kReportResidualBilateral = 0,    // [m/s, rad/s] max |J v1 - target| over bilateral rows after the solve
   kReportResidualComplementarity,  // [m/s, rad/s] max natural-map residual over unilateral and friction rows
   kReportDrift,                    // [m, rad] max |C| over bilateral rows at the start of the step
   kReportPenetration,              // [m] max penetration (contact) or over-stretch (tether) at the start of the step

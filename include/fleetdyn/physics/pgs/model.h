@@ -14,15 +14,15 @@ namespace fleetdyn {
 namespace pgs {
 
 enum class JointKind : int {
-  Ball = 0,   // point-to-point (seed 003): 3 rows (2 in 2-D)
-  Revolute,   // ball + hinge axis: 5 rows (2 in 2-D, where it equals the ball)
-  Prismatic,  // slider along axis_a, rotation locked (seed 000 bar/socket): 5 rows (2 in 2-D)
-  Universal,  // ball + axis_a kept perpendicular to axis_b: 4 rows (3-D only)
-  Distance,   // |p_b - p_a| = length: 1 row
-  Weld,       // position and relative rotation locked: 6 rows (3 in 2-D)
-  Tether,     // unilateral distance (seed 002): 0 <= lambda perp psi = length - |p_b - p_a| >= 0
-  HingeLimit, // stops on b's rotation relative to a about axis_a: lower <= angle <= upper, rigid or
-              // elastic (an implicit spring-damper row); 1 unilateral row (3-D only), beside a revolute
+  Ball = 0,    // point-to-point (seed 003): 3 rows (2 in 2-D)
+  Revolute,    // ball + hinge axis: 5 rows (2 in 2-D, where it equals the ball)
+  Prismatic,   // slider along axis_a, rotation locked (seed 000 bar/socket): 5 rows (2 in 2-D)
+  Universal,   // ball + axis_a kept perpendicular to axis_b: 4 rows (3-D only)
+  Distance,    // |p_b - p_a| = length: 1 row
+  Weld,        // position and relative rotation locked: 6 rows (3 in 2-D)
+  Tether,      // unilateral distance (seed 002): 0 <= lambda perp psi = length - |p_b - p_a| >= 0
+  HingeLimit,  // stops on b's rotation relative to a about axis_a: lower <= angle <= upper, rigid or
+               // elastic (an implicit spring-damper row); 1 unilateral row (3-D only), beside a revolute
 };
 enum class FrictionCone : int { Pyramid = 0, Circular = 1 };
 
@@ -57,7 +57,7 @@ struct Body {
 template <class T>
 struct Joint {
   JointKind kind;
-  int body_a, body_b;         // body indices; -1 = the world (fixed)
+  int body_a, body_b;          // body indices; -1 = the world (fixed)
   Vec3<T> anchor_a, anchor_b;  // [m] joint point in each body's frame (world frame for -1)
   Vec3<T> axis_a, axis_b;      // unit axes in each body's frame (hinge, slider, universal)
   Vec3<T> perp1_a, perp2_a;    // unit vectors completing axis_a to an orthonormal frame (body a)
@@ -76,11 +76,11 @@ struct Joint {
 template <class T>
 struct Contact {
   int body;
-  Vec3<T> offset;   // [m] sphere centre in the body frame
-  T radius;         // [m]
-  T friction;       // Coulomb mu [-]
-  T restitution;    // [-]
-  int row_begin;    // normal row, then the tangent row(s)
+  Vec3<T> offset;  // [m] sphere centre in the body frame
+  T radius;        // [m]
+  T friction;      // Coulomb mu [-]
+  T restitution;   // [-]
+  int row_begin;   // normal row, then the tangent row(s)
 };
 
 // A linear spring-damper between two body points (either may be the world, -1, or kinematic).
@@ -103,13 +103,13 @@ struct Ground {
 
 template <class T>
 struct Settings {
-  int dimension;        // 2 or 3
-  T step;               // [s]
-  Vec3<T> gravity;      // [m/s^2]
-  int max_iterations;   // PGS sweep cap
-  T tolerance;          // [m/s] residual at which the sweeps stop (0: always max_iterations)
-  T baumgarte;          // [-] fraction of the position error removed per step (seed 000: beta_seed = baumgarte / step)
-  T warm_start;         // [-] factor on last step's impulses used as the starting guess (0: cold)
+  int dimension;       // 2 or 3
+  T step;              // [s]
+  Vec3<T> gravity;     // [m/s^2]
+  int max_iterations;  // PGS sweep cap
+  T tolerance;         // [m/s] residual at which the sweeps stop (0: always max_iterations)
+  T baumgarte;         // [-] fraction of the position error removed per step (seed 000: beta_seed = baumgarte / step)
+  T warm_start;        // [-] factor on last step's impulses used as the starting guess (0: cold)
   FrictionCone cone;
   int velocity_product_term;  // 1: ball rows target -dt (dJ/dt) v so one step equals seed 003's acceleration solve
   T restitution_threshold;    // [m/s] approach speed below which restitution is ignored

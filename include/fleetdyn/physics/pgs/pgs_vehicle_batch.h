@@ -3,8 +3,8 @@
 // run_vehicle<PgsVehicleModel>.
 #pragma once
 
-#include "fleetdyn/physics/core/batch_view.h"
 #include "fleetdyn/physics/ce/ce_batch.h"
+#include "fleetdyn/physics/core/batch_view.h"
 #include "fleetdyn/physics/pgs/vehicle.h"
 
 namespace fleetdyn {
@@ -61,12 +61,18 @@ struct PgsVehicleModel {
     pgs_vehicle_sample(p, integ.step, s, next, loads, sample);
   }
   template <class T>
-  static FLEETDYN_FN bool state_is_sane(const T* s) { return pgs_vehicle_state_is_sane(s); }
+  static FLEETDYN_FN bool state_is_sane(const T* s) {
+    return pgs_vehicle_state_is_sane(s);
+  }
   template <class T>
-  static FLEETDYN_FN DriverSense<T> sense(const PgsVehicleParams<T>& p, const T* s) { return pgs_vehicle_sense(p, s); }
+  static FLEETDYN_FN DriverSense<T> sense(const PgsVehicleParams<T>& p, const T* s) {
+    return pgs_vehicle_sense(p, s);
+  }
   // The same steering linkage as ce.
   template <class T>
-  static DriverGeometry<T> driver_geometry(const PgsVehicleParams<T>& p) { return CeModel::driver_geometry(p.ce); }
+  static DriverGeometry<T> driver_geometry(const PgsVehicleParams<T>& p) {
+    return CeModel::driver_geometry(p.ce);
+  }
 };
 
 }  // namespace fleetdyn

@@ -14,7 +14,9 @@ namespace pgs {
 
 // The larger of two values (per lane when T is a SIMD lane type, host/backend/lanes.h).
 template <class T>
-FLEETDYN_INLINE_FN T larger(T a, T b) { return select(a > b, a, b); }
+FLEETDYN_INLINE_FN T larger(T a, T b) {
+  return select(a > b, a, b);
+}
 
 template <class T>
 struct Pose {
@@ -123,8 +125,8 @@ FLEETDYN_FN void apply_inverse_mass(Strided<T> scratch, int row_count, int body,
 // is stored inert (effective mass 0, bounds 0), so it never acts. `compliance` (>= 0) makes the
 // row soft: J v + compliance lambda = target (joints.h emit_row).
 template <class T>
-FLEETDYN_FN bool store_row(Strided<T> scratch, int row_count, int r, const RowInfo& info, const Row<T>& row,
-                           T lower, T upper, T compliance = T(0)) {
+FLEETDYN_FN bool store_row(Strided<T> scratch, int row_count, int r, const RowInfo& info, const Row<T>& row, T lower,
+                           T upper, T compliance = T(0)) {
   Vec3<T> ma_lin, ma_ang, mb_lin, mb_ang;
   apply_inverse_mass(scratch, row_count, info.body_a, row.ja_lin, row.ja_ang, &ma_lin, &ma_ang);
   apply_inverse_mass(scratch, row_count, info.body_b, row.jb_lin, row.jb_ang, &mb_lin, &mb_ang);

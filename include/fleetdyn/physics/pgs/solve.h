@@ -47,8 +47,7 @@ FLEETDYN_INLINE_FN void row_bounds(Strided<S> scratch, const RowInfo& info, int 
 template <class S>
 FLEETDYN_INLINE_FN S row_error(Strided<S> scratch, int row_count, int r, const RowInfo& info) {
   const int b = row_scratch(r, 0);
-  return row_velocity(scratch, row_count, r, info) + scratch[b + kCompliance] * scratch[b + kLambda] -
-         scratch[b + kTarget];
+  return row_velocity(scratch, row_count, r, info) + scratch[b + kCompliance] * scratch[b + kLambda] - scratch[b + kTarget];
 }
 
 // Unprojected Gauss-Seidel proposal for row r: lambda - m_eff (J v + compliance lambda - target).

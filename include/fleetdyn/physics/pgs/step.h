@@ -26,7 +26,9 @@ FLEETDYN_FN void kinematic_motion(const Body<T>& body, T t, Vec3<T>* x, Vec3<T>*
 }
 
 template <class T>
-FLEETDYN_FN bool finite_value(T v) { return v - v == T(0); }  // false for inf and NaN
+FLEETDYN_FN bool finite_value(T v) {
+  return v - v == T(0);
+}  // false for inf and NaN
 
 // Loads V0 and M^-1 into the body scratch. Kinematic bodies get their prescribed velocity at
 // t + dt (seed 000: J V1 = u_s(t + dt)) and no inverse mass.
@@ -60,7 +62,8 @@ FLEETDYN_FN void load_bodies(const ModelView<T>& m, Strided<T> state, Strided<T>
         const Vec3<T> d = body.inv_inertia;
         T c[3][3];
         for (int a = 0; a < 3; ++a)
-          for (int b = 0; b < 3; ++b) c[a][b] = R.m[a][0] * d.x * R.m[b][0] + R.m[a][1] * d.y * R.m[b][1] + R.m[a][2] * d.z * R.m[b][2];
+          for (int b = 0; b < 3; ++b)
+            c[a][b] = R.m[a][0] * d.x * R.m[b][0] + R.m[a][1] * d.y * R.m[b][1] + R.m[a][2] * d.z * R.m[b][2];
         scratch[s + kSInvInertia + 0] = c[0][0];
         scratch[s + kSInvInertia + 1] = c[1][1];
         scratch[s + kSInvInertia + 2] = c[2][2];
@@ -163,8 +166,7 @@ FLEETDYN_FN void warm_start(const ModelView<T>& m, Strided<T> state, Strided<T> 
 
 // First part of a step (one lane): V*, rows, warm start. Returns false for a frozen system.
 template <class T>
-FLEETDYN_FN bool pgs_step_prepare(const ModelView<T>& m, Strided<T> state, Strided<T> scratch, int status,
-                                  RowBuild<T>* build) {
+FLEETDYN_FN bool pgs_step_prepare(const ModelView<T>& m, Strided<T> state, Strided<T> scratch, int status, RowBuild<T>* build) {
   if (status & kStatusNonFinite) return false;
   const T dt = m.settings.step;
   const T t = state[time_field(m.body_count, m.row_count)];
@@ -190,7 +192,8 @@ FLEETDYN_FN void pgs_step_finish(const ModelView<T>& m, Strided<T> state, Stride
   for (int i = 0; i < m.body_count; ++i)
     for (int k = 0; k < 6; ++k) finite = finite && finite_value(scratch[body_scratch(m.row_count, i, kSv + k)]);
   int flags = build.status;
-  if (m.settings.tolerance > T(0) && larger(bilateral, complementarity) > m.settings.tolerance) flags |= kStatusNotConverged;
+  if (m.settings.tolerance > T(0) && larger(bilateral, complementarity) > m.settings.tolerance)
+    flags |= kStatusNotConverged;
   if (!finite) {
     *status |= flags | kStatusNonFinite;
     return;
@@ -215,7 +218,8 @@ FLEETDYN_FN void pgs_step_finish(const ModelView<T>& m, Strided<T> state, Stride
     store_vec(state, body_field(i, kVx), v);
     store_vec(state, body_field(i, kWx), w);
     // q1 = normalize(q0 + dt/2 (0, omega) q0), omega in the world frame.
-    const Quat<T> q{state[body_field(i, kQw)], state[body_field(i, kQx)], state[body_field(i, kQy)], state[body_field(i, kQz)]};
+    const Quat<T> q{state[body_field(i, kQw)], state[body_field(i, kQx)], state[body_field(i, kQy)],
+                    state[body_field(i, kQz)]};
     const Quat<T> dq = Quat<T>{T(0), w.x, w.y, w.z} * q;
     const T h = T(0.5) * dt;
     const Quat<T> q1 = normalized(Quat<T>{q.w + h * dq.w, q.x + h * dq.x, q.y + h * dq.y, q.z + h * dq.z});
@@ -236,8 +240,8 @@ FLEETDYN_FN void pgs_step_finish(const ModelView<T>& m, Strided<T> state, Stride
 // StatusBits, sticky; a system with kStatusNonFinite is not stepped again. report: ReportField
 // components of this step.
 template <class T>
-FLEETDYN_FN void pgs_step(const ModelView<T>& m, Strided<T> state, Strided<T> scratch, Strided<T> report,
-                          int* status, int* iterations) {
+FLEETDYN_FN void pgs_step(const ModelView<T>& m, Strided<T> state, Strided<T> scratch, Strided<T> report, int* status,
+                          int* iterations) {
   RowBuild<T> build{};
   if (!pgs_step_prepare(m, state, scratch, *status, &build)) return;
   T bilateral = T(0), complementarity = T(0);

@@ -24,14 +24,14 @@
 // the steering actuator's first-order lag exactly.
 #pragma once
 
-#include "fleetdyn/physics/core/batch_view.h"
 #include "fleetdyn/physics/ce/ce_model.h"
+#include "fleetdyn/physics/core/batch_view.h"
 #include "fleetdyn/physics/core/config.h"
 #include "fleetdyn/physics/core/driveline.h"
 #include "fleetdyn/physics/core/math.h"
+#include "fleetdyn/physics/core/terrain.h"
 #include "fleetdyn/physics/pgs/model.h"
 #include "fleetdyn/physics/pgs/step.h"
-#include "fleetdyn/physics/core/terrain.h"
 
 namespace fleetdyn {
 namespace pgsv {
@@ -53,10 +53,10 @@ FLEETDYN_FN int corner_joint(int corner, int kind) { return kJointsPerCorner * c
 enum StateIndex : int {
   kCoreState = 0,
   kSteer = pgs::kBodyStateSize * kBodies + kMaxRows + 1,  // [rad] Pitman arm angle (ce's steering actuator)
-  kDeflLong = kSteer + 1,                                  // [m] TMeasy deflections per corner
+  kDeflLong = kSteer + 1,                                 // [m] TMeasy deflections per corner
   kDeflLat = kDeflLong + kCorners,
-  kDrift = kDeflLat + kCorners,     // [m, rad] max bilateral |C| at the start of the last step
-  kResidual = kDrift + 1,           // [m/s, rad/s] last step's bilateral residual after the sweeps
+  kDrift = kDeflLat + kCorners,  // [m, rad] max bilateral |C| at the start of the last step
+  kResidual = kDrift + 1,        // [m/s, rad/s] last step's bilateral residual after the sweeps
   kStateSize = kResidual + 1
 };
 
@@ -85,9 +85,9 @@ struct PgsVehicleParams {
   Mat3<T> chassis_axes;       // the chassis body's principal axes in the ce chassis frame (columns)
   Vec3<T> spring_on_chassis[kCorners], spring_on_lca[kCorners];  // [m] from each body's COM, body frame
   Vec3<T> shock_on_chassis[kCorners], shock_on_lca[kCorners];
-  Vec3<T> lca_axis_on_chassis[kCorners];                         // unit, chassis body frame
-  Vec3<T> lca_ref_on_chassis[kCorners], lca_ref_on_lca[kCorners]; // one unit vector normal to the axis at design
-  Vec3<T> tierod_inner_design[kCorners];                         // [m] ce chassis frame
+  Vec3<T> lca_axis_on_chassis[kCorners];                           // unit, chassis body frame
+  Vec3<T> lca_ref_on_chassis[kCorners], lca_ref_on_lca[kCorners];  // one unit vector normal to the axis at design
+  Vec3<T> tierod_inner_design[kCorners];                           // [m] ce chassis frame
 };
 
 namespace pgsv {
@@ -101,8 +101,7 @@ struct BodyMotion {
 template <class T>
 FLEETDYN_FN BodyMotion<T> body_motion(pgs::Strided<T> s, int i) {
   const pgs::Pose<T> p = pgs::load_pose(s, i);
-  return {p.position, pgs::load_vec(s, pgs::body_field(i, pgs::kVx)), pgs::load_vec(s, pgs::body_field(i, pgs::kWx)),
-          p.rotation};
+  return {p.position, pgs::load_vec(s, pgs::body_field(i, pgs::kVx)), pgs::load_vec(s, pgs::body_field(i, pgs::kWx)), p.rotation};
 }
 
 // The ce chassis frame of the chassis body: R_world_chassis = R_world_body axes^T.
@@ -269,7 +268,8 @@ FLEETDYN_FN pgs::ModelView<T> vehicle_model_view(const PgsVehicleParams<T>& p, T
 template <class T>
 FLEETDYN_FN void offset_positions(T* s, T sign) {
   for (int i = 1; i < kBodies; ++i) {
-    for (int k = 0; k < 3; ++k) s[pgs::body_field(i, pgs::kPx + k)] += sign * s[pgs::body_field(kChassisBody, pgs::kPx + k)];
+    for (int k = 0; k < 3; ++k)
+      s[pgs::body_field(i, pgs::kPx + k)] += sign * s[pgs::body_field(kChassisBody, pgs::kPx + k)];
   }
 }
 
@@ -373,9 +373,8 @@ FLEETDYN_FN int step_end(T* next, const StepWork<T>& w) {
 // given, receives the loads of the first substep (the state at step start). Returns the core's
 // status bits (pgs::StatusBits) of the step.
 template <class T>
-FLEETDYN_FN int vehicle_step(const PgsVehicleParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
-                             T step, int substeps, DriverInput<T> input, const T* s, T* next,
-                             Loads<T>* first_loads = nullptr) {
+FLEETDYN_FN int vehicle_step(const PgsVehicleParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y, T step,
+                             int substeps, DriverInput<T> input, const T* s, T* next, Loads<T>* first_loads = nullptr) {
   StepWork<T> w;
   step_begin(p, step, substeps, input, s, next, w);
   T scratch_data[kScratchSize];

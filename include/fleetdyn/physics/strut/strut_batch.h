@@ -4,9 +4,9 @@
 #pragma once
 
 #include "fleetdyn/physics/core/batch_view.h"
+#include "fleetdyn/physics/strut/strut_derive.h"
 #include "fleetdyn/physics/strut/strut_initial.h"
 #include "fleetdyn/physics/strut/strut_model.h"
-#include "fleetdyn/physics/strut/strut_derive.h"
 
 namespace fleetdyn {
 
@@ -46,7 +46,9 @@ struct StrutModel {
     *sample = strut_metric_sample(s, diag);
   }
   template <class T>
-  static FLEETDYN_FN bool state_is_sane(const T* s) { return strut_state_is_sane(s); }
+  static FLEETDYN_FN bool state_is_sane(const T* s) {
+    return strut_state_is_sane(s);
+  }
   template <class T>
   static FLEETDYN_FN DriverSense<T> sense(const StrutParams<T>&, const T* s) {
     using namespace strut;
@@ -62,7 +64,9 @@ struct StrutModel {
   // derive_vehicle_params (the host's finalize uses the same), the initial state at design ride
   // height (strut_initial_state), static loads from the moment balance of derive_vehicle_params.
   template <class T>
-  static FLEETDYN_FN void derive(StrutParams<T>& p) { derive_vehicle_params(p); }
+  static FLEETDYN_FN void derive(StrutParams<T>& p) {
+    derive_vehicle_params(p);
+  }
   template <class T>
   static FLEETDYN_FN void initial_state(const StrutParams<T>& p, const TerrainDesc<T>& terrain, double x, double y,
                                         T yaw, T speed, T* s, T* origin_x, T* origin_y, T* static_load) {
@@ -70,9 +74,13 @@ struct StrutModel {
     for (int i = 0; i < kCorners; ++i) static_load[i] = p.static_tire_load[i];
   }
   template <class T>
-  static FLEETDYN_FN T wheel_spin(const T* s, int corner) { return s[strut::kWheelSpin + corner]; }
+  static FLEETDYN_FN T wheel_spin(const T* s, int corner) {
+    return s[strut::kWheelSpin + corner];
+  }
   template <class T>
-  static FLEETDYN_FN T wheel_radius(const StrutParams<T>& p) { return p.tire.unloaded_radius; }
+  static FLEETDYN_FN T wheel_radius(const StrutParams<T>& p) {
+    return p.tire.unloaded_radius;
+  }
 };
 
 template <class T>

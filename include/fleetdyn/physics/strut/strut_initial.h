@@ -10,8 +10,8 @@ namespace fleetdyn {
 // x, y: world position of the body's ground point [m]; yaw [rad]; speed [m/s] forward.
 // Writes the state, and the vehicle's local origin (quantized, see batch_origin.h).
 template <class T>
-FLEETDYN_FN void strut_initial_state(const StrutParams<T>& p, const TerrainDesc<T>& terrain, double x, double y,
-                                     T yaw, T speed, T* s, T* origin_x, T* origin_y) {
+FLEETDYN_FN void strut_initial_state(const StrutParams<T>& p, const TerrainDesc<T>& terrain, double x, double y, T yaw,
+                                     T speed, T* s, T* origin_x, T* origin_y) {
   using namespace strut;
   *origin_x = T(origin_quantize(x));
   *origin_y = T(origin_quantize(y));

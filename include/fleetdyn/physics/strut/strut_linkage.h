@@ -30,19 +30,19 @@ struct LinkageCurve {
 
 template <class T>
 struct AxleLinkage {
-  T travel_mid;             // [m] centre of the tabulated travel range
-  T travel_inverse_half;    // [1/m] 2 / (range width)
+  T travel_mid;                              // [m] centre of the tabulated travel range
+  T travel_inverse_half;                     // [1/m] 2 / (range width)
   LinkageCurve<T> migration_x, migration_y;  // [m] body frame, 0 at z = 0
   LinkageCurve<T> carrier_roll;              // [rad] spin axis (0, cos r, sin r) before the yaw
   LinkageCurve<T> carrier_yaw;               // [rad] about body z, + = front of the axis to the left
   LinkageCurve<T> spring_length;             // [m] coil eye to eye
-  T steer_inverse_half;     // [1/rad] over the mean road-wheel angle (front axle)
+  T steer_inverse_half;                      // [1/rad] over the mean road-wheel angle (front axle)
   LinkageCurve<T> steer_offset;              // [rad] left road-wheel angle - mean front angle
 };
 
 template <class T>
 struct StrutLinkage {
-  T tabulated;              // [-] 1 when the curves come from a suspension design, else 0
+  T tabulated;             // [-] 1 when the curves come from a suspension design, else 0
   AxleLinkage<T> axle[2];  // front, rear
 };
 
@@ -70,8 +70,7 @@ struct CurvePoint2 {
 };
 
 template <class T>
-FLEETDYN_FN CurvePoint2<T> linkage_curve_with_curvature(const LinkageCurve<T>& f, T x_clamped, T x_beyond,
-                                                        T inverse_half) {
+FLEETDYN_FN CurvePoint2<T> linkage_curve_with_curvature(const LinkageCurve<T>& f, T x_clamped, T x_beyond, T inverse_half) {
   T v = f.c[kLinkageCoefficients - 1], d = T(0), dd = T(0);
   for (int k = kLinkageCoefficients - 2; k >= 0; --k) {
     dd = dd * x_clamped + d;

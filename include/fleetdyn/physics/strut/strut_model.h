@@ -80,13 +80,12 @@ FLEETDYN_FN T road_wheel_angle(const StrutParams<T>& p, T steer_input, int corne
 template <class T>
 struct StrutEnvironment {
   const TerrainDesc<scalar_of<T>>* terrain;  // one terrain for the batch, even when T holds lanes
-  T origin_x, origin_y;                 // [m] the vehicle's local origin
-  const FrozenContact<T>* frozen;       // null: query the terrain at every evaluation (default)
-  T steer_cos[2], steer_sin[2];         // [-] front corners' road-wheel angle
+  T origin_x, origin_y;                      // [m] the vehicle's local origin
+  const FrozenContact<T>* frozen;            // null: query the terrain at every evaluation (default)
+  T steer_cos[2], steer_sin[2];              // [-] front corners' road-wheel angle
 
   FLEETDYN_HD StrutEnvironment(const StrutParams<T>& p, const TerrainDesc<scalar_of<T>>* terrain_, T origin_x_,
-                               T origin_y_,
-                               DriverInput<T> input, const FrozenContact<T>* frozen_ = nullptr)
+                               T origin_y_, DriverInput<T> input, const FrozenContact<T>* frozen_ = nullptr)
       : terrain(terrain_), origin_x(origin_x_), origin_y(origin_y_), frozen(frozen_) {
     const T mean = road_wheel_angle(p, clamped(input).steer, 0);
     const T mean_cos = cos(mean), mean_sin = sin(mean);
@@ -96,8 +95,8 @@ struct StrutEnvironment {
       // The right wheel mirrors the left: its offset at mean angle d is minus the left's at -d.
       const T side = i == 0 ? T(1) : T(-1);
       const ScaledArgument<T> x = scaled_argument(side * mean * link.steer_inverse_half);
-      const T offset =
-          side * p.linkage_geometry * linkage_curve(link.steer_offset, x.clamped, x.beyond, link.steer_inverse_half).value;
+      const T offset = side * p.linkage_geometry *
+                       linkage_curve(link.steer_offset, x.clamped, x.beyond, link.steer_inverse_half).value;
       T s, c;
       small_angle_sin_cos(offset, s, c);
       steer_cos[i] = mean_cos * c - mean_sin * s;
@@ -137,8 +136,8 @@ FLEETDYN_FN CornerAxis<T> corner_axis(const StrutParams<T>& p, const StrutEnviro
 // MR = 1 when progressive_spring is off).
 template <class T>
 struct CornerTravel {
-  T dx, dy, dx_slope, dy_slope;  // [m], [-]
-  T dx_curvature, dy_curvature;  // [1/m]
+  T dx, dy, dx_slope, dy_slope;   // [m], [-]
+  T dx_curvature, dy_curvature;   // [1/m]
   T spring_length, motion_ratio;  // [m], [-]
 };
 
@@ -152,18 +151,24 @@ FLEETDYN_FN CornerTravel<T> corner_travel(const StrutParams<T>& p, int corner, T
   const T g = p.linkage_geometry;
   const T gy = corner % 2 == 0 ? g : -g;  // the right corner mirrors y
   const auto progressive = p.progressive_spring > T(0.5);
-  return {g * mx.value,     gy * my.value,     g * mx.slope, gy * my.slope, g * mx.curvature, gy * my.curvature,
-          select(progressive, len.value, -travel), select(progressive, -len.slope, T(1))};
+  return {g * mx.value,
+          gy * my.value,
+          g * mx.slope,
+          gy * my.slope,
+          g * mx.curvature,
+          gy * my.curvature,
+          select(progressive, len.value, -travel),
+          select(progressive, -len.slope, T(1))};
 }
 
 // By-products of one derivative evaluation, for metrics and tests.
 template <class T>
 struct StrutDiagnostics {
-  T tire_normal_force[kCorners];        // [N]
-  Vec3<T> tire_force[kCorners];         // [N] world, on the wheel
-  T strut_compression[kCorners];        // [m] (x_u - mount).u, positive in bump
-  T bushing_deflection[kCorners];       // [m] |perpendicular offset|
-  Vec3<T> chassis_accel;                // [m/s^2] world, kinematic (gravity included in the dynamics)
+  T tire_normal_force[kCorners];   // [N]
+  Vec3<T> tire_force[kCorners];    // [N] world, on the wheel
+  T strut_compression[kCorners];   // [m] (x_u - mount).u, positive in bump
+  T bushing_deflection[kCorners];  // [m] |perpendicular offset|
+  Vec3<T> chassis_accel;           // [m/s^2] world, kinematic (gravity included in the dynamics)
 };
 
 // Stop force at the wheel [N] for a wheel-travel penetration past the stop [m] (> 0 engaged).
@@ -174,8 +179,8 @@ FLEETDYN_FN T stop_force(const StrutParams<T>& p, T wheel_penetration) {
   const auto engaged = wheel_penetration > T(0);
   if (!any_lane(engaged)) return T(0);  // the usual case: the table is not looked at
   const T mr = p.stop_motion_ratio;
-  return select(engaged, mr * piecewise_linear(p.stop_table_pen, p.stop_table_force, kStopTablePoints, wheel_penetration * mr),
-                T(0));
+  return select(engaged,
+                mr * piecewise_linear(p.stop_table_pen, p.stop_table_force, kStopTablePoints, wheel_penetration * mr), T(0));
 }
 
 // Potential energy stored in a stop [J] (integral of stop_force), for the energy ledger.
@@ -216,8 +221,7 @@ FLEETDYN_FN T bushing_distance_sq(const CornerTravel<T>& path, Vec3<T> o) {
 // (Cauchy-Schwarz). With P = d.s, A = 1 + |s|^2: dU/d(o_x, o_y) = k (d - P s / A) and
 // dU/do_z = -k P / A - k (P / A) (d.s' - P (s.s') / A), s' the path's curvature.
 template <class T>
-FLEETDYN_FN Vec3<T> bushing_force(const StrutParams<T>& p, int corner, const CornerTravel<T>& path, Vec3<T> o,
-                                  Vec3<T> o_rate) {
+FLEETDYN_FN Vec3<T> bushing_force(const StrutParams<T>& p, int corner, const CornerTravel<T>& path, Vec3<T> o, Vec3<T> o_rate) {
   const T dx = o.x - path.dx, dy = o.y - path.dy;
   const T inverse_a = T(1) / (T(1) + sq(path.dx_slope) + sq(path.dy_slope));
   const T ex = p.link_stiffness * dx + p.link_damping[corner] * (o_rate.x - path.dx_slope * o_rate.z);
@@ -274,9 +278,8 @@ FLEETDYN_FN TerrainContact<T> corner_contact(const StrutEnvironment<T>& env, int
 // the power of F at the patch equals what the particle, the body, the travel and the spin
 // receive, and the moment does no work the tire model does not account for (docs/models/strut.md).
 template <class T>
-FLEETDYN_FN void strut_derivative(const StrutParams<T>& p, const StrutEnvironment<T>& env,
-                                  DriverInput<T> input, const T* s, T* ds,
-                                  StrutDiagnostics<T>* diag) {
+FLEETDYN_FN void strut_derivative(const StrutParams<T>& p, const StrutEnvironment<T>& env, DriverInput<T> input,
+                                  const T* s, T* ds, StrutDiagnostics<T>* diag) {
   using namespace strut;
   const Vec3<T> gravity{T(0), T(0), -p.gravity};
   const Vec3<T> chassis_pos = load3(s, kPos);
@@ -297,13 +300,13 @@ FLEETDYN_FN void strut_derivative(const StrutParams<T>& p, const StrutEnvironmen
   const T drive_total = drive_torque_at_wheels(p, input.throttle, mean_spin);
 
   Vec3<T> body_force{T(0), T(0), T(0)};
-  Vec3<T> body_torque{T(0), T(0), T(0)};   // world, about the body COM
+  Vec3<T> body_torque{T(0), T(0), T(0)};    // world, about the body COM
   Vec3<T> spin_momentum{T(0), T(0), T(0)};  // sum of I_s * spin * axis
   Vec3<T> wheel_accel[kCorners];
 
   for (int i = 0; i < kCorners; ++i) {
-    const Vec3<T> wheel_rel = load3(s, kUnsprungPos + 3 * i);     // x_u - chassis_pos
-    const Vec3<T> wheel_vel_rel = load3(s, kUnsprungVel + 3 * i); // v_u - chassis_vel
+    const Vec3<T> wheel_rel = load3(s, kUnsprungPos + 3 * i);      // x_u - chassis_pos
+    const Vec3<T> wheel_vel_rel = load3(s, kUnsprungVel + 3 * i);  // v_u - chassis_vel
     // Velocity of the wheel relative to the body point coincident with it, in the body frame.
     const Vec3<T> slip_vel = wheel_vel_rel - cross(omega, wheel_rel);
     const Vec3<T> o = mul_transpose(rot, wheel_rel) - p.wheel_attach[i];
@@ -359,9 +362,8 @@ FLEETDYN_FN void strut_derivative(const StrutParams<T>& p, const StrutEnvironmen
     // (MR/MR0)^2 (seed 004), stops on the travel.
     const T damping = select(travel_rate > T(0), p.damping_bump[i], p.damping_rebound[i]) *
                       (sq(path.motion_ratio) * p.coil_inverse_mr_design_sq[i]);
-    const T strut_force = strut_spring_force(p, i, path) + damping * travel_rate +
-                          stop_force(p, travel - p.bump_travel[i]) - stop_force(p, -travel - p.rebound_travel[i]) -
-                          travel_from_moment;
+    const T strut_force = strut_spring_force(p, i, path) + damping * travel_rate + stop_force(p, travel - p.bump_travel[i]) -
+                          stop_force(p, -travel - p.rebound_travel[i]) - travel_from_moment;
     // Force of the body on the wheel: the strut pushes it down, the bushing onto its path.
     const Vec3<T> connection = rot * Vec3<T>{bushing.x, bushing.y, bushing.z - strut_force};
 
@@ -421,9 +423,9 @@ FLEETDYN_FN void strut_derivative(const StrutParams<T>& p, const StrutEnvironmen
 // derivative is folded into an accumulator at once, so only four state-sized arrays are live
 // (state, next, stage, derivative) plus the accumulator, which keeps GPU registers in reach.
 template <class T>
-FLEETDYN_FN void strut_step(const StrutParams<T>& p, const TerrainDesc<scalar_of<T>>& terrain, T origin_x,
-                            T origin_y, const IntegratorSettings<scalar_of<T>>& integ, DriverInput<T> input,
-                            const T* s, T* next, StrutDiagnostics<T>* diag) {
+FLEETDYN_FN void strut_step(const StrutParams<T>& p, const TerrainDesc<scalar_of<T>>& terrain, T origin_x, T origin_y,
+                            const IntegratorSettings<scalar_of<T>>& integ, DriverInput<T> input, const T* s, T* next,
+                            StrutDiagnostics<T>* diag) {
   using namespace strut;
   input = clamped(input);
   FrozenContact<T> frozen;
@@ -472,13 +474,13 @@ FLEETDYN_FN void strut_step(const StrutParams<T>& p, const TerrainDesc<scalar_of
 // contact); gravity PE is m g z with z the world height.
 template <class T>
 struct EnergyLedger {
-  T chassis_kinetic;    // translation + rotation of the body
-  T unsprung_kinetic;   // translation of the four wheel particles
+  T chassis_kinetic;   // translation + rotation of the body
+  T unsprung_kinetic;  // translation of the four wheel particles
   T wheel_spin_kinetic;
   T gravity_potential;
-  T strut_potential;    // springs + stops
+  T strut_potential;  // springs + stops
   T bushing_potential;
-  T tire_potential;     // vertical + transient deflection springs
+  T tire_potential;  // vertical + transient deflection springs
   FLEETDYN_HD T total() const {
     return chassis_kinetic + unsprung_kinetic + wheel_spin_kinetic + gravity_potential + strut_potential +
            bushing_potential + tire_potential;
@@ -486,8 +488,8 @@ struct EnergyLedger {
 };
 
 template <class T>
-FLEETDYN_FN EnergyLedger<T> strut_energy(const StrutParams<T>& p, const TerrainDesc<T>& terrain, T origin_x,
-                                         T origin_y, const T* s) {
+FLEETDYN_FN EnergyLedger<T> strut_energy(const StrutParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
+                                         const T* s) {
   using namespace strut;
   EnergyLedger<T> e{};
   const Vec3<T> pos = load3(s, kPos);
