@@ -83,4 +83,11 @@ inline void run_vehicle_lanes(const BatchView<Model, T>& b, int first, int steps
   }
 }
 
+// A model's CPU runner of W vehicles in SIMD lanes, where it has one: its lane header specializes
+// this with kAvailable = true and run<T, W>(view, first, steps) (the CPU engine's SIMD path).
+template <class Model>
+struct LaneRunner {
+  static constexpr bool kAvailable = false;
+};
+
 }  // namespace fleetdyn

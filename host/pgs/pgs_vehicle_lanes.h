@@ -123,4 +123,13 @@ inline void pgs_run_lanes(const BatchView<PgsVehicleModel, T>& b, int first, int
   run_vehicle_lanes<PgsLaneStepper, PgsVehicleModel, T, W>(b, first, steps);
 }
 
+template <>
+struct LaneRunner<PgsVehicleModel> {
+  static constexpr bool kAvailable = true;
+  template <class T, int W>
+  static void run(const BatchView<PgsVehicleModel, T>& b, int first, int steps) {
+    pgs_run_lanes<T, W>(b, first, steps);
+  }
+};
+
 }  // namespace fleetdyn

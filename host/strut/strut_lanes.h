@@ -117,4 +117,13 @@ inline void strut_run_lanes(const StrutBatchView<T>& b, int first, int steps) {
   run_vehicle_lanes<StrutLaneStepper, StrutModel, T, W>(b, first, steps);
 }
 
+template <>
+struct LaneRunner<StrutModel> {
+  static constexpr bool kAvailable = true;
+  template <class T, int W>
+  static void run(const StrutBatchView<T>& b, int first, int steps) {
+    strut_run_lanes<T, W>(b, first, steps);
+  }
+};
+
 }  // namespace fleetdyn

@@ -1,18 +1,19 @@
-#include "host/backend/cpu_engine.h"
+// The CPU engine (threads over vehicles or groups of SIMD lanes), instantiated per model in its
+// own translation unit (cpu_engine_<model>.cpp): each model's physics then gets the compiler's
+// whole inlining budget, as it would in a file of its own. A model with a SIMD lane form includes
+// its lane header (the LaneRunner specialization) in its file.
+#pragma once
 
 #include <algorithm>
-#include <type_traits>
+#include <memory>
 
+#include "host/backend/cpu_engine.h"
+#include "host/backend/lanes.h"
 #include "host/backend/thread_pool.h"
-#include "host/pgs/pgs_vehicle_lanes.h"
-#include "host/strut/strut_lanes.h"
+#include "host/backend/vehicle_lanes.h"
 
 namespace fleetdyn {
-namespace {
-
-// Whether a model has a SIMD lane form on the CPU (ce has none yet).
-template <class Model>
-constexpr bool kHasLanes = std::is_same_v<Model, StrutModel> || std::is_same_v<Model, PgsVehicleModel>;
+namespace cpu_engine_detail {
 
 template <class Model, class T>
 class CpuEngine final : public Engine<Model, T> {
@@ -21,15 +22,9 @@ class CpuEngine final : public Engine<Model, T> {
   // Runs work units [begin, end): groups of kWidth vehicles (SIMD) or single vehicles (scalar).
   // A unit's vehicles never depend on the slicing.
   static void run_units(const BatchView<Model, T>& view, int steps, bool simd, int begin, int end) {
-    if constexpr (kHasLanes<Model>) {
+    if constexpr (LaneRunner<Model>::kAvailable) {
       if (simd) {
-        for (int g = begin; g < end; ++g) {
-          if constexpr (std::is_same_v<Model, StrutModel>) {
-            strut_run_lanes<T, kWidth>(view, g * kWidth, steps);
-          } else {
-            pgs_run_lanes<T, kWidth>(view, g * kWidth, steps);
-          }
-        }
+        for (int g = begin; g < end; ++g) LaneRunner<Model>::template run<T, kWidth>(view, g * kWidth, steps);
         return;
       }
     }
@@ -37,7 +32,7 @@ class CpuEngine final : public Engine<Model, T> {
   }
 
  public:
-  CpuEngine(int threads, bool simd) : pool_(cpu_thread_count(threads)), simd_(simd && kHasLanes<Model>) {}
+  CpuEngine(int threads, bool simd) : pool_(cpu_thread_count(threads)), simd_(simd && LaneRunner<Model>::kAvailable) {}
 
   void upload(const BatchStorage<Model, T>&, unsigned) override {}  // steps the host storage itself
 
@@ -57,16 +52,11 @@ class CpuEngine final : public Engine<Model, T> {
   bool simd_;
 };
 
-}  // namespace
+}  // namespace cpu_engine_detail
 
 template <class Model, class T>
 std::unique_ptr<Engine<Model, T>> make_cpu_engine(int threads, bool simd) {
-  return std::make_unique<CpuEngine<Model, T>>(threads, simd);
+  return std::make_unique<cpu_engine_detail::CpuEngine<Model, T>>(threads, simd);
 }
-
-#define FLEETDYN_INSTANTIATE_CPU_ENGINE(Model, T) \
-  template std::unique_ptr<Engine<Model, T>> make_cpu_engine<Model, T>(int, bool);
-FLEETDYN_BATCH_KINDS(FLEETDYN_INSTANTIATE_CPU_ENGINE)
-#undef FLEETDYN_INSTANTIATE_CPU_ENGINE
 
 }  // namespace fleetdyn
