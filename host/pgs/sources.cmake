@@ -1,9 +1,5 @@
 # The pgs model on the host: the solver's model building, its batch and CPU engine, the vehicle.
-list(APPEND FLEETDYN_LIB_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/pgs_batch.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/pgs_cpu_engine.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/pgs_model.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/pgs_vehicle.cpp)
+fleetdyn_folder_sources(LIB pgs_batch.cpp pgs_cpu_engine.cpp pgs_model.cpp pgs_vehicle.cpp)
 if(NOT FLEETDYN_HAS_CUDA)  # the CUDA engine is in kernels/ when nvcc is found
-  list(APPEND FLEETDYN_LIB_SOURCES ${CMAKE_CURRENT_LIST_DIR}/pgs_cuda_unavailable.cpp)
+  fleetdyn_folder_sources(LIB pgs_cuda_unavailable.cpp)
 endif()

@@ -1,7 +1,2 @@
 # Scenario files: YAML parsing, drivers, the batch a scenario describes, its JSON echo.
-list(APPEND FLEETDYN_HOST_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/scenario.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/scenario_batch.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/scenario_driver.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/scenario_json.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/yaml_input.cpp)
+fleetdyn_folder_sources(HOST scenario.cpp scenario_batch.cpp scenario_driver.cpp scenario_json.cpp yaml_input.cpp)

@@ -1,3 +1,2 @@
 # Terrain synthesis (ISO 8608 rough roads).
-list(APPEND FLEETDYN_LIB_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/rough_road.cpp)
+fleetdyn_folder_sources(LIB rough_road.cpp)
