@@ -16,6 +16,7 @@
 
 #include "fleetdyn/pgs.h"
 #include "fleetdyn/physics/core/math.h"
+#include "tests/pgs_test_util.h"
 
 namespace fleetdyn {
 namespace {
@@ -203,10 +204,7 @@ struct CaseResult {
 
 // Steps the batch; before each step builds and solves the reference LCP from the batch's state.
 CaseResult run_case(const PgsModelDef& m, int steps) {
-  PgsSolverSettings st;
-  st.step = 1.0e-2;
-  st.tolerance = 1.0e-12;
-  st.max_iterations = 20000;
+  PgsSolverSettings st = test::solver_settings(1.0e-2, 1.0e-12, 20000);
   st.warm_start = 1.0;
   PgsBatch batch(m, 1, st, {BackendKind::Cpu, Precision::Fp64, 1});
   CaseResult r;

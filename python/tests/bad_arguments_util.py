@@ -278,6 +278,12 @@ def fields_after(p):
     return before, p.to_dict()
 
 
+def function_entry(function, arg, draws, valid, hint=""):
+    """function(value) of a module function with one argument, `arg`; valid() a valid call."""
+    return Entry(make=lambda tmp: None, call=lambda _, bad, v: function(v), bads=bads(arg, draws, hint=hint),
+                 valid=lambda _: valid())
+
+
 def set_item_entry(make_params, fields):
     """params[name] = value on a parameter set (made by make_params) whose field names are fields:
     unknown names and values out of range or of the wrong type."""

@@ -166,38 +166,26 @@ ENTRIES = {
                                   {"chassis_inertia_xx": 1.0, "chassis_inertia_yy": 1.0, "chassis_inertia_zz": 1e6})),
                   hint=r"parameter|update|keys"),
         valid=fields_after),
-    "vehicle_preset": Entry(
-        make=lambda tmp: None,
-        call=lambda _, bad, v: fleetdyn.vehicle_preset(v),
-        bads=bads("name", (junk(set(fleetdyn.vehicle_preset_names())), pick(*NOT_STR, None)), hint=r"preset|name"),
-        valid=lambda _: fleetdyn.vehicle_preset("hmmwv").to_dict()),
-    "StrutParams": Entry(
-        make=lambda tmp: None,
-        call=lambda _, bad, v: fleetdyn.StrutParams(v),
-        bads=bads("preset", (junk(set(fleetdyn.vehicle_preset_names())), pick(*NOT_STR, None))),
-        valid=lambda _: fleetdyn.StrutParams("hmmwv").to_dict()),
-    "strut_default_step": Entry(
-        make=lambda tmp: None,
-        call=lambda _, bad, v: fleetdyn.strut_default_step(v),
-        bads=bads("params", (pick(None, 3, "hmmwv", {"tire.mu": 0.8}, fleetdyn.hmmwv_ce_params(),
-                                   [fleetdyn.hmmwv_params()]),)),
-        valid=lambda _: fleetdyn.strut_default_step(fleetdyn.hmmwv_params())),
-    "ce_default_step": Entry(
-        make=lambda tmp: None,
-        call=lambda _, bad, v: fleetdyn.ce_default_step(v),
-        bads=bads("params", (pick(None, 3, "hmmwv", {"tire.mu": 0.8}, fleetdyn.hmmwv_params(),
-                                   [fleetdyn.hmmwv_ce_params()]),)),
-        valid=lambda _: fleetdyn.ce_default_step(fleetdyn.hmmwv_ce_params())),
-    "default_observations": Entry(
-        make=lambda tmp: None,
-        call=lambda _, bad, v: fleetdyn.default_observations(v),
-        bads=bads("task", (junk({"path_following", "reach_speed"}), pick(*NOT_STR, None))),
-        valid=lambda _: fleetdyn.default_observations("reach_speed")),
-    "env_randomizable_params": Entry(
-        make=lambda tmp: None,
-        call=lambda _, bad, v: fleetdyn.env_randomizable_params(v),
-        bads=bads("model", (junk({"strut", "ce"}), pick("pgs", *NOT_STR, None))),
-        valid=lambda _: fleetdyn.env_randomizable_params("ce")),
+    "vehicle_preset": function_entry(
+        fleetdyn.vehicle_preset, "name", (junk(set(fleetdyn.vehicle_preset_names())), pick(*NOT_STR, None)),
+        lambda: fleetdyn.vehicle_preset("hmmwv").to_dict(), hint=r"preset|name"),
+    "StrutParams": function_entry(
+        fleetdyn.StrutParams, "preset", (junk(set(fleetdyn.vehicle_preset_names())), pick(*NOT_STR, None)),
+        lambda: fleetdyn.StrutParams("hmmwv").to_dict()),
+    "strut_default_step": function_entry(
+        fleetdyn.strut_default_step, "params",
+        (pick(None, 3, "hmmwv", {"tire.mu": 0.8}, fleetdyn.hmmwv_ce_params(), [fleetdyn.hmmwv_params()]),),
+        lambda: fleetdyn.strut_default_step(fleetdyn.hmmwv_params())),
+    "ce_default_step": function_entry(
+        fleetdyn.ce_default_step, "params",
+        (pick(None, 3, "hmmwv", {"tire.mu": 0.8}, fleetdyn.hmmwv_params(), [fleetdyn.hmmwv_ce_params()]),),
+        lambda: fleetdyn.ce_default_step(fleetdyn.hmmwv_ce_params())),
+    "default_observations": function_entry(
+        fleetdyn.default_observations, "task", (junk({"path_following", "reach_speed"}), pick(*NOT_STR, None)),
+        lambda: fleetdyn.default_observations("reach_speed")),
+    "env_randomizable_params": function_entry(
+        fleetdyn.env_randomizable_params, "model", (junk({"strut", "ce"}), pick("pgs", *NOT_STR, None)),
+        lambda: fleetdyn.env_randomizable_params("ce")),
     # ---- VectorEnv ---------------------------------------------------------------------------------------
     "VectorEnv": Entry(
         make=lambda tmp: None,
