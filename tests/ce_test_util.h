@@ -1,10 +1,12 @@
 // Shared helpers of the ce model's tests.
 #pragma once
 
+#include <cmath>
 #include <random>
 #include <vector>
 
 #include "fleetdyn/ce.h"
+#include "tests/strut_test_util.h"
 
 namespace fleetdyn {
 
@@ -30,5 +32,38 @@ inline std::vector<double> agitated_state(const CeParams<double>& p, std::mt1993
   s[kSteer] = 0.3 * u(rng);
   return s;
 }
+
+namespace test {
+
+constexpr double kCeStep = 2.0e-3;  // the ce model's default step for the HMMWV (ce_step_analysis)
+
+inline BatchOptions ce_options(Precision precision = Precision::Fp64) {
+  BatchOptions o = cpu_options(precision);
+  o.step = kCeStep;
+  return o;
+}
+
+// 6 s: accelerate, step steer left, reverse to the right, brake.
+inline Maneuver ce_maneuver() {
+  return {{0.0, 0.0, 0.4, 0.0},  {1.0, 0.0, 0.4, 0.0},  {1.3, 0.4, 0.3, 0.0}, {3.0, 0.4, 0.3, 0.0},
+          {3.5, -0.4, 0.3, 0.0}, {4.5, -0.4, 0.0, 0.0}, {5.0, 0.0, 0.0, 0.5}, {6.0, 0.0, 0.0, 0.5}};
+}
+
+// Vehicles that differ in chassis mass, spring rates and tire friction.
+inline std::vector<CeParams<double>> varied_ce_params(int count) {
+  std::vector<CeParams<double>> params;
+  for (int v = 0; v < count; ++v) {
+    CeParams<double> p = hmmwv_ce_params();
+    const double u = count > 1 ? static_cast<double>(v) / (count - 1) : 0.0;
+    p.chassis_mass *= 0.9 + 0.2 * u;
+    p.axle[0].spring_rate *= 0.8 + 0.4 * std::fmod(7.0 * u, 1.0);
+    p.axle[1].spring_rate *= 0.8 + 0.4 * std::fmod(13.0 * u, 1.0);
+    p.tire.mu *= 0.7 + 0.4 * std::fmod(3.0 * u, 1.0);
+    params.push_back(p);
+  }
+  return params;
+}
+
+}  // namespace test
 
 }  // namespace fleetdyn

@@ -1,6 +1,7 @@
 // Helpers shared by the strut model tests: batches on the CPU, vehicle-level sums.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -31,6 +32,30 @@ inline StrutParams<double> plain_strut(StrutParams<double> p) {
   return p;
 }
 
+// 10 s with everything in it: accelerate, a step steer, a reversal, braking.
+inline Maneuver strut_test_maneuver() {
+  return {{0.0, 0.0, 0.4, 0.0},   {2.0, 0.0, 0.4, 0.0},   {2.5, 0.35, 0.3, 0.0}, {5.0, 0.35, 0.3, 0.0},
+          {5.6, -0.35, 0.3, 0.0}, {7.5, -0.35, 0.0, 0.0}, {8.0, 0.0, 0.0, 0.6},  {10.0, 0.0, 0.0, 0.6}};
+}
+
+// Vehicles that differ (mass, CG height, wheel rates, tire friction), so a backend that read
+// another vehicle's parameters or state would fail the comparisons.
+inline std::vector<StrutParams<double>> varied_strut_params(int count) {
+  std::vector<StrutParams<double>> params;
+  for (int v = 0; v < count; ++v) {
+    StrutParams<double> p = hmmwv_params();
+    const double u = static_cast<double>(v) / (count - 1);  // 0..1 across the batch
+    p.total_mass *= 0.9 + 0.2 * u;
+    p.cg_height *= 0.85 + 0.3 * std::fmod(7.0 * u, 1.0);
+    p.wheel_rate_front *= 0.8 + 0.4 * std::fmod(13.0 * u, 1.0);
+    p.wheel_rate_rear *= 0.8 + 0.4 * std::fmod(11.0 * u, 1.0);
+    p.tire.mu *= 0.7 + 0.4 * std::fmod(3.0 * u, 1.0);
+    finalize_vehicle_params(p);
+    params.push_back(p);
+  }
+  return params;
+}
+
 // The message of the fleetdyn::Error that `f` throws ("" if it throws none).
 inline std::string error_of(const std::function<void()>& f) {
   try {
@@ -57,6 +82,18 @@ inline std::vector<double> vehicle_state(Batch& b, int v) {
 }
 
 inline Vec3<double> vec_at(const std::vector<double>& s, int i) { return {s[i], s[i + 1], s[i + 2]}; }
+
+// The terrain under each wheel centre of a one-vehicle batch.
+inline std::array<TerrainContact<double>, kCorners> wheel_contacts(Batch& b, const TerrainDesc<double>& terrain) {
+  const std::vector<double> s = vehicle_state(b, 0);
+  const std::vector<double> origin = b.origins();
+  std::array<TerrainContact<double>, kCorners> contacts;
+  for (int i = 0; i < kCorners; ++i) {
+    const Vec3<double> wheel = vec_at(s, strut::kPos) + vec_at(s, strut::kUnsprungPos + 3 * i);
+    contacts[static_cast<size_t>(i)] = terrain_query(terrain, wheel, origin[0], origin[1]);
+  }
+  return contacts;
+}
 
 // Total linear momentum [kg m/s] of body + wheel particles.
 inline Vec3<double> total_momentum(const StrutParams<double>& p, const std::vector<double>& s) {

@@ -16,32 +16,8 @@ namespace {
 
 using test::cpu_options;
 
-// A 10 s maneuver with everything in it: accelerate, a step steer, a reversal, braking.
-Maneuver test_maneuver() {
-  return {{0.0, 0.0, 0.4, 0.0},   {2.0, 0.0, 0.4, 0.0},   {2.5, 0.35, 0.3, 0.0}, {5.0, 0.35, 0.3, 0.0},
-          {5.6, -0.35, 0.3, 0.0}, {7.5, -0.35, 0.0, 0.0}, {8.0, 0.0, 0.0, 0.6},  {10.0, 0.0, 0.0, 0.6}};
-}
-
 double position_difference(const VehicleSnapshot& a, const VehicleSnapshot& b) {
   return std::sqrt(sq(a.position[0] - b.position[0]) + sq(a.position[1] - b.position[1]) + sq(a.position[2] - b.position[2]));
-}
-
-// Vehicles that differ (mass, CG height, wheel rates, tire friction, initial speed), so a
-// backend that read another vehicle's parameters or state would fail the comparisons.
-std::vector<StrutParams<double>> varied_params(int count) {
-  std::vector<StrutParams<double>> params;
-  for (int v = 0; v < count; ++v) {
-    StrutParams<double> p = hmmwv_params();
-    const double u = static_cast<double>(v) / (count - 1);  // 0..1 across the batch
-    p.total_mass *= 0.9 + 0.2 * u;
-    p.cg_height *= 0.85 + 0.3 * std::fmod(7.0 * u, 1.0);
-    p.wheel_rate_front *= 0.8 + 0.4 * std::fmod(13.0 * u, 1.0);
-    p.wheel_rate_rear *= 0.8 + 0.4 * std::fmod(11.0 * u, 1.0);
-    p.tire.mu *= 0.7 + 0.4 * std::fmod(3.0 * u, 1.0);
-    finalize_vehicle_params(p);
-    params.push_back(p);
-  }
-  return params;
 }
 
 std::vector<InitialCondition> varied_initial(int count) {
@@ -105,9 +81,9 @@ TEST(BackendParity, SimdLanesMatchScalarPath) {
       for (bool simd : {true, false}) {
         BatchOptions options = cpu_options(precision);
         options.cpu_simd = simd;
-        Batch batch(varied_params(kVehicles), kVehicles, terrain, options);
+        Batch batch(test::varied_strut_params(kVehicles), kVehicles, terrain, options);
         batch.set_initial_conditions(varied_initial(kVehicles));
-        batch.set_maneuvers({test_maneuver()});
+        batch.set_maneuvers({test::strut_test_maneuver()});
         batch.step(10000);
         snapshots.push_back(batch.snapshots());
         metrics.push_back(batch.metrics());

@@ -20,6 +20,7 @@
 #include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/vehicle.h"
+#include "tests/ce_test_util.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -38,6 +39,20 @@ struct DivergingSetup {
   bool starts_finite;
 };
 
+// One unstable vehicle between two good ones (and the good one alone), all from rest at 10 m/s
+// on `maneuver`.
+template <class Params>
+DivergingSetup unstable_between_good(const Params& good, const Params& unstable, const BatchOptions& options,
+                                     const Maneuver& maneuver, int steps, int more) {
+  DivergingSetup d{Batch({good, unstable, good}, 3, TerrainSpec{}, options), Batch({good}, 3, TerrainSpec{}, options),
+                   steps, more, true};
+  for (Batch* b : {&d.mixed, &d.clean}) {
+    b->set_initial_conditions({{0.0, 0.0, 0.0, 10.0}});
+    b->set_maneuvers({maneuver});
+  }
+  return d;
+}
+
 // ---- strut ----------------------------------------------------------------------------------------
 
 struct Strut {
@@ -47,28 +62,9 @@ struct Strut {
   static Params standard() { return hmmwv_params(); }
 
   // 10 s with everything in it: accelerate, a step steer, a reversal, braking.
-  static Maneuver maneuver() {
-    return {{0.0, 0.0, 0.4, 0.0},   {2.0, 0.0, 0.4, 0.0},   {2.5, 0.35, 0.3, 0.0}, {5.0, 0.35, 0.3, 0.0},
-            {5.6, -0.35, 0.3, 0.0}, {7.5, -0.35, 0.0, 0.0}, {8.0, 0.0, 0.0, 0.6},  {10.0, 0.0, 0.0, 0.6}};
-  }
+  static Maneuver maneuver() { return test::strut_test_maneuver(); }
 
-  // Vehicles that differ (mass, CG height, wheel rates, tire friction), so a backend that read
-  // another vehicle's parameters or state would fail the comparisons.
-  static std::vector<Params> varied(int count) {
-    std::vector<Params> params;
-    for (int v = 0; v < count; ++v) {
-      Params p = hmmwv_params();
-      const double u = static_cast<double>(v) / (count - 1);  // 0..1 across the batch
-      p.total_mass *= 0.9 + 0.2 * u;
-      p.cg_height *= 0.85 + 0.3 * std::fmod(7.0 * u, 1.0);
-      p.wheel_rate_front *= 0.8 + 0.4 * std::fmod(13.0 * u, 1.0);
-      p.wheel_rate_rear *= 0.8 + 0.4 * std::fmod(11.0 * u, 1.0);
-      p.tire.mu *= 0.7 + 0.4 * std::fmod(3.0 * u, 1.0);
-      finalize_vehicle_params(p);
-      params.push_back(p);
-    }
-    return params;
-  }
+  static std::vector<Params> varied(int count) { return test::varied_strut_params(count); }
 
   // Independence: 1001 vehicles sharing one parameter set, different speeds (so their work
   // differs); vehicle 537 against itself alone, 500 steps.
@@ -83,16 +79,7 @@ struct Strut {
     unstable.link_stiffness = 1.0e9;
     finalize_vehicle_params(unstable);
     EXPECT_LT(strut_step_analysis(unstable).rk4_stable_step, 1e-3);
-    const Params good = hmmwv_params();
-    DivergingSetup d{Batch({good, unstable, good}, 3, TerrainSpec{}, options), Batch({good}, 3, TerrainSpec{}, options),
-                     3000, 100, true};
-    for (Batch* b : {&d.mixed, &d.clean}) {
-      InitialCondition ic;
-      ic.speed = 10.0;
-      b->set_initial_conditions({ic});
-      b->set_maneuvers({maneuver()});
-    }
-    return d;
+    return unstable_between_good(hmmwv_params(), unstable, options, maneuver(), 3000, 100);
   }
 
   // fp32 against fp64 over the 10 s maneuver (~150 m travelled), at the world origin and 20 km
@@ -113,35 +100,12 @@ struct Strut {
 
 struct Ce {
   using Params = CeParams<double>;
-  static constexpr double kStep = 2.0e-3;  // the ce model's default step for the HMMWV (ce_step_analysis)
+  static constexpr double kStep = test::kCeStep;
 
-  static BatchOptions options(Precision precision = Precision::Fp64) {
-    BatchOptions o = test::cpu_options(precision);
-    o.step = kStep;
-    return o;
-  }
+  static BatchOptions options(Precision precision = Precision::Fp64) { return test::ce_options(precision); }
   static Params standard() { return hmmwv_ce_params(); }
-
-  // 6 s: accelerate, step steer left, reverse to the right, brake.
-  static Maneuver maneuver() {
-    return {{0.0, 0.0, 0.4, 0.0},  {1.0, 0.0, 0.4, 0.0},  {1.3, 0.4, 0.3, 0.0}, {3.0, 0.4, 0.3, 0.0},
-            {3.5, -0.4, 0.3, 0.0}, {4.5, -0.4, 0.0, 0.0}, {5.0, 0.0, 0.0, 0.5}, {6.0, 0.0, 0.0, 0.5}};
-  }
-
-  // Vehicles that differ in chassis mass, spring rates and tire friction.
-  static std::vector<Params> varied(int count) {
-    std::vector<Params> params;
-    for (int v = 0; v < count; ++v) {
-      Params p = hmmwv_ce_params();
-      const double u = count > 1 ? static_cast<double>(v) / (count - 1) : 0.0;
-      p.chassis_mass *= 0.9 + 0.2 * u;
-      p.axle[0].spring_rate *= 0.8 + 0.4 * std::fmod(7.0 * u, 1.0);
-      p.axle[1].spring_rate *= 0.8 + 0.4 * std::fmod(13.0 * u, 1.0);
-      p.tire.mu *= 0.7 + 0.4 * std::fmod(3.0 * u, 1.0);
-      params.push_back(p);
-    }
-    return params;
-  }
+  static Maneuver maneuver() { return test::ce_maneuver(); }
+  static std::vector<Params> varied(int count) { return test::varied_ce_params(count); }
 
   static constexpr int kCrowd = 9, kProbe = 5, kCrowdSteps = 400;
   static std::vector<Params> crowd() { return varied(kCrowd); }
@@ -155,14 +119,7 @@ struct Ce {
     CeAxleForces<double>& front = unstable.axle[0];
     front.shock_mid_compression = front.shock_mid_rebound = front.shock_out_compression = front.shock_out_rebound = 1.0e8;
     EXPECT_LT(ce_step_analysis(unstable).rk4_stable_step, kStep);
-    const Params good = hmmwv_ce_params();
-    DivergingSetup d{Batch({good, unstable, good}, 3, TerrainSpec{}, options), Batch({good}, 3, TerrainSpec{}, options),
-                     1500, 50, true};
-    for (Batch* b : {&d.mixed, &d.clean}) {
-      b->set_initial_conditions({{0.0, 0.0, 0.0, 10.0}});
-      b->set_maneuvers({maneuver()});
-    }
-    return d;
+    return unstable_between_good(hmmwv_ce_params(), unstable, options, maneuver(), 1500, 50);
   }
 
   // fp32 follows fp64 over 6 s and ~100 m (origins rebased on the way), also 20 km out.

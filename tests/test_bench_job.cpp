@@ -16,6 +16,7 @@
 #include "fleetdyn/physics/core/metrics.h"
 #include "fleetdyn/physics/strut/strut_model.h"
 #include "host/cli/bench_job.h"
+#include "tests/file_test_util.h"
 
 namespace fleetdyn {
 namespace {
@@ -23,15 +24,9 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-class BenchJob : public ::testing::Test {
+class BenchJob : public test::ScratchFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("fleetdyn_bench_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  BenchJob() : ScratchFolderTest("fleetdyn_bench_test_") {}
 
   BenchConfig config(const std::string& model) const {
     BenchConfig c;
@@ -66,7 +61,6 @@ class BenchJob : public ::testing::Test {
     return names;
   }
 
-  fs::path dir_;
   std::ostringstream log_;
 };
 

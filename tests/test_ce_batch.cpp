@@ -13,39 +13,16 @@
 #include "fleetdyn/ce.h"
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/ce/ce_batch.h"
+#include "tests/ce_test_util.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
 namespace {
 
-constexpr double kStep = 2.0e-3;  // the ce model's default step for the HMMWV (ce_step_analysis)
-
-BatchOptions ce_options(Precision precision = Precision::Fp64) {
-  BatchOptions o = test::cpu_options(precision);
-  o.step = kStep;
-  return o;
-}
-
-// 6 s: accelerate, step steer left, reverse to the right, brake.
-Maneuver ce_maneuver() {
-  return {{0.0, 0.0, 0.4, 0.0},  {1.0, 0.0, 0.4, 0.0},  {1.3, 0.4, 0.3, 0.0}, {3.0, 0.4, 0.3, 0.0},
-          {3.5, -0.4, 0.3, 0.0}, {4.5, -0.4, 0.0, 0.0}, {5.0, 0.0, 0.0, 0.5}, {6.0, 0.0, 0.0, 0.5}};
-}
-
-// Vehicles that differ in chassis mass, spring rates and tire friction.
-std::vector<CeParams<double>> varied_ce_params(int count) {
-  std::vector<CeParams<double>> params;
-  for (int v = 0; v < count; ++v) {
-    CeParams<double> p = hmmwv_ce_params();
-    const double u = count > 1 ? static_cast<double>(v) / (count - 1) : 0.0;
-    p.chassis_mass *= 0.9 + 0.2 * u;
-    p.axle[0].spring_rate *= 0.8 + 0.4 * std::fmod(7.0 * u, 1.0);
-    p.axle[1].spring_rate *= 0.8 + 0.4 * std::fmod(13.0 * u, 1.0);
-    p.tire.mu *= 0.7 + 0.4 * std::fmod(3.0 * u, 1.0);
-    params.push_back(p);
-  }
-  return params;
-}
+using test::ce_maneuver;
+using test::ce_options;
+using test::varied_ce_params;
+constexpr double kStep = test::kCeStep;
 
 // The batch is a launcher: one vehicle stepped by the batch equals ce_step called in a loop on
 // the same initial state with the same table inputs, over 6 s and ~100 m (so the local origin

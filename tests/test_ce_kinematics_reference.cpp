@@ -122,6 +122,24 @@ void compare_over_sweep(const CeSuspension<double>& s, const ReferenceSuspension
       }
 }
 
+// compare_over_sweep within its tolerances, the worst of each discrepancy printed. Bias
+// accelerations are O(r omega^2), 1 to ~30 (m or rad)/s^2 (the most at full rebound, where the UCA
+// nears its toggle), so 1e-8 is <= 1e-8 relative; roundoff in the analytic chain (four
+// projections, each divided by a lever that stays above ~0.5 of its length) is ~1e-13.
+void expect_agreement_over_sweep(const CeSuspension<double>& s, const ReferenceSuspension& ref, double lca_max) {
+  Worst w[7] = {{"position [m]"},
+                {"rotation / uca angle [-, rad]"},
+                {"X lca column [m/rad, rad/rad]"},
+                {"X steer column [m/rad, rad/rad]"},
+                {"bias acc at unit rates"},
+                {"bias acc (combined)"},
+                {"reference residual [m]"}};
+  compare_over_sweep(s, ref, lca_max, w);
+  for (const Worst& x : w) x.print();
+  const double tolerance[7] = {1e-10, 1e-10, 1e-8, 1e-8, 1e-8, 1e-8, 1e-13};
+  for (int i = 0; i < 7; ++i) EXPECT_LT(w[i].value, tolerance[i]) << w[i].where;
+}
+
 class ReferenceKinematics : public ::testing::Test {
  protected:
   SuspensionDesign design = hmmwv_suspension_design();
@@ -130,26 +148,8 @@ class ReferenceKinematics : public ::testing::Test {
 };
 
 TEST_F(ReferenceKinematics, AnalyticAgreesWithNewtonReferenceOverTheFullTravel) {
-  Worst w[7] = {{"position [m]"},
-                {"rotation / uca angle [-, rad]"},
-                {"X lca column [m/rad, rad/rad]"},
-                {"X steer column [m/rad, rad/rad]"},
-                {"bias acc at unit rates"},
-                {"bias acc (combined)"},
-                {"reference residual [m]"}};
-  compare_over_sweep(s, ref, 0.35, w);
-  for (const Worst& x : w) x.print();
   EXPECT_EQ(ref.steering.input_sign, s.steering.input_sign);
-  EXPECT_LT(w[0].value, 1e-10) << w[0].where;
-  EXPECT_LT(w[1].value, 1e-10) << w[1].where;
-  EXPECT_LT(w[2].value, 1e-8) << w[2].where;
-  EXPECT_LT(w[3].value, 1e-8) << w[3].where;
-  // Bias accelerations are O(r omega^2), 1 to ~30 (m or rad)/s^2 here (the most at full rebound,
-  // where the UCA nears its toggle), so 1e-8 is <= 1e-8 relative; roundoff in the analytic chain
-  // (four projections, each divided by a lever that stays above ~0.5 of its length) is ~1e-13.
-  EXPECT_LT(w[4].value, 1e-8) << w[4].where;
-  EXPECT_LT(w[5].value, 1e-8) << w[5].where;
-  EXPECT_LT(w[6].value, 1e-13) << w[6].where;
+  expect_agreement_over_sweep(s, ref, 0.35);
 }
 
 TEST_F(ReferenceKinematics, SweepCoversTheFullWheelTravel) {
@@ -347,18 +347,7 @@ TEST(ReferenceKinematicsMadeUp, NonPlanarSkewedDesignAgreesToo) {
   EXPECT_EQ(ref.steering.input_sign, s.steering.input_sign);
   // The link does turn (the HMMWV parallelogram never exercises that path).
   EXPECT_GT(std::fabs(steering_link_state(s.steering, s.steering.max_angle, 0.0).rotation), 0.01);
-  Worst w[7] = {{"position [m]"},          {"rotation / uca angle [-, rad]"}, {"X lca column"},
-                {"X steer column"},        {"bias acc at unit rates"},        {"bias acc (combined)"},
-                {"reference residual [m]"}};
-  compare_over_sweep(s, ref, 0.3, w);
-  for (const Worst& x : w) x.print();
-  EXPECT_LT(w[0].value, 1e-10) << w[0].where;
-  EXPECT_LT(w[1].value, 1e-10) << w[1].where;
-  EXPECT_LT(w[2].value, 1e-8) << w[2].where;
-  EXPECT_LT(w[3].value, 1e-8) << w[3].where;
-  EXPECT_LT(w[4].value, 1e-8) << w[4].where;
-  EXPECT_LT(w[5].value, 1e-8) << w[5].where;
-  EXPECT_LT(w[6].value, 1e-13) << w[6].where;
+  expect_agreement_over_sweep(s, ref, 0.3);
 }
 
 }  // namespace

@@ -74,18 +74,14 @@ TEST(CeVectorEnv, DefaultsFollowTheModel) {
 TEST(CeVectorEnv, SameSeedSameActionsBitIdenticalWhateverTheThreadCount) {
   VectorEnvConfig c = ce_config(12);  // 12 envs: two pool threads share them
   c.time_limit = 0.3;                 // 15 env steps per episode: autoresets (fresh rest-state solves) on the way
-  VectorEnv a(c);
+  ThreadCountRuns r = expect_same_whatever_the_thread_count(c, 40);
+  EXPECT_EQ(r.pooled.read_state(), r.single.read_state());
+  EXPECT_EQ(r.pooled.read_final_lengths(), std::vector<int32_t>(12, 15));  // the second episodes ended at step 30
   c.cpu_threads = 1;
-  VectorEnv b(c);
-  std::vector<float> ra, rb;
-  EXPECT_EQ(run(a, 40, &ra), run(b, 40, &rb));
-  EXPECT_EQ(ra, rb);
-  EXPECT_EQ(a.read_state(), b.read_state());
-  EXPECT_EQ(a.read_final_lengths(), std::vector<int32_t>(12, 15));  // the second episodes ended at step 30
   VectorEnv rerun(c);
   std::vector<float> rr;
-  EXPECT_EQ(run(rerun, 40, &rr), b.read_observations());
-  EXPECT_EQ(rr, rb);
+  EXPECT_EQ(run(rerun, 40, &rr), r.single.read_observations());
+  EXPECT_EQ(rr, r.single_rewards);
   c.seed = 8;
   EXPECT_NE(VectorEnv(c).read_observations(), VectorEnv(ce_config(12)).read_observations());
 }

@@ -15,11 +15,14 @@
 #include "host/cli/kinematics_job.h"
 #include "host/cli/run_job.h"
 #include "host/output/svg_plot.h"
+#include "tests/file_test_util.h"
 
 namespace fleetdyn {
 namespace {
 
 namespace fs = std::filesystem;
+using test::contains;
+using test::read_text;
 
 const char* const kHeader =
     "corner,travel_m,camber_deg,toe_in_deg,wheel_x_m,wheel_y_m,wheel_z_m,spring_length_m,shock_length_m,motion_ratio";
@@ -60,31 +63,15 @@ Table parse_csv(const std::string& text) {
   return t;
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 size_t count(const std::string& haystack, const std::string& needle) {
   size_t n = 0;
   for (size_t at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1)) ++n;
   return n;
 }
 
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-class CliKinematics : public ::testing::Test {
+class CliKinematics : public test::ScratchFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("fleetdyn_kin_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  CliKinematics() : ScratchFolderTest("fleetdyn_kin_test_", false) {}
 
   int run(const KinematicsOptions& o) {
     out_.str("");
@@ -97,7 +84,6 @@ class CliKinematics : public ::testing::Test {
     return parse_csv(out_.str());
   }
 
-  fs::path dir_;
   std::ostringstream out_, err_;
 };
 

@@ -22,19 +22,15 @@
 #include "host/cli/params_job.h"
 #include "host/cli/run_job.h"
 #include "host/output/progress.h"
+#include "tests/file_test_util.h"
 
 namespace fleetdyn {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::contains;
+using test::read_text;
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
@@ -42,10 +38,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
   std::string item;
   while (std::getline(in, item, sep)) out.push_back(item);
   return out;
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
 }
 
 struct Csv {
@@ -95,15 +87,9 @@ std::vector<std::string> metric_names() {
   return names;
 }
 
-class CliRun : public ::testing::Test {
+class CliRun : public test::ScratchFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("fleetdyn_cli_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  CliRun() : ScratchFolderTest("fleetdyn_cli_test_") {}
 
   int run(RunOptions o) {
     out_.str("");
@@ -111,7 +97,6 @@ class CliRun : public ::testing::Test {
     return run_command(o, out_, err_);
   }
 
-  fs::path dir_;
   std::ostringstream out_, err_;
 };
 

@@ -378,14 +378,7 @@ TEST(BatchDriver, CeFollowsCircle) {
 
 // ---- bad arguments ----------------------------------------------------------------------------
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::error_of;
 
 TEST(BatchDriver, BadArgumentsNameTheField) {
   Batch batch = strut_batch(4);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fleetdyn/pgs.h"
+#include "tests/pgs_test_util.h"
 
 namespace fleetdyn {
 namespace {
@@ -44,10 +45,7 @@ PgsModelDef box_on_ground(double mu, V gravity, V velocity) {
 }
 
 PgsSolverSettings settings(pgs::FrictionCone cone) {
-  PgsSolverSettings s;
-  s.step = 1.0e-3;
-  s.tolerance = 1.0e-11;
-  s.max_iterations = 2000;
+  PgsSolverSettings s = test::solver_settings(1.0e-3, 1.0e-11, 2000);
   s.cone = cone;
   return s;
 }

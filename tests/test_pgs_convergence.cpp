@@ -14,28 +14,22 @@
 #include <cstdio>
 
 #include "fleetdyn/pgs.h"
+#include "host/pgs/pgs_seed_models.h"
+#include "tests/pgs_test_util.h"
 
 namespace fleetdyn {
 namespace {
 
 constexpr double kG = 9.81, kStep = 1.0e-3;
 
+// The seed's hanging chain of 0.1 m rods, at rest, the last rod of mass end_mass.
 PgsModelDef chain(int links, double end_mass) {
-  PgsModelDef m;
-  m.ground.enabled = false;
+  PgsModelDef m = pgs_hanging_chain(links);
   for (int i = 0; i < links; ++i) {
-    PgsBodyDef b;
+    PgsBodyDef& b = m.bodies[static_cast<size_t>(i)];
     b.mass = i == links - 1 ? end_mass : 1.0;
-    b.inertia = {b.mass * 0.01 / 12.0, b.mass * 0.01 / 12.0, b.mass * 1.0e-4};  // 0.1 m rods
-    b.position = {0.0, 0.0, -0.1 * i - 0.05};
-    m.bodies.push_back(b);
-    PgsJointDef j;
-    j.kind = pgs::JointKind::Ball;
-    j.body_a = i - 1;
-    j.body_b = i;
-    j.anchor_a = {0.0, 0.0, i == 0 ? 0.0 : -0.05};
-    j.anchor_b = {0.0, 0.0, 0.05};
-    m.joints.push_back(j);
+    b.inertia = {b.mass * 0.01 / 12.0, b.mass * 0.01 / 12.0, b.mass * 1.0e-4};
+    b.velocity = {0.0, 0.0, 0.0};
   }
   return m;
 }
@@ -48,10 +42,7 @@ struct Result {
 };
 
 Result solve(int links, double end_mass, int cap) {
-  PgsSolverSettings s;
-  s.step = kStep;
-  s.tolerance = 1.0e-6;
-  s.max_iterations = cap;
+  PgsSolverSettings s = test::solver_settings(kStep, 1.0e-6, cap);
   s.warm_start = 0.0;
   const PgsModelDef m = chain(links, end_mass);
   PgsBatch cold(m, 1, s, {BackendKind::Cpu, Precision::Fp64, 1});

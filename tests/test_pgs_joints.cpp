@@ -14,6 +14,7 @@
 
 #include "fleetdyn/pgs.h"
 #include "fleetdyn/physics/core/math.h"
+#include "tests/pgs_test_util.h"
 
 namespace fleetdyn {
 namespace {
@@ -21,13 +22,7 @@ namespace {
 using V = Vec3<double>;
 constexpr double kG = 9.81;
 
-PgsSolverSettings settings() {
-  PgsSolverSettings s;
-  s.step = 1.0e-3;
-  s.tolerance = 1.0e-10;
-  s.max_iterations = 500;
-  return s;
-}
+PgsSolverSettings settings() { return test::solver_settings(1.0e-3, 1.0e-10, 500); }
 
 // Mean period of the upward zero crossings of angle(t) over the run.
 double measure_period(PgsBatch& batch, double seconds, double (*angle)(const std::vector<PgsBodyState>&)) {

@@ -14,6 +14,7 @@
 
 #include "fleetdyn/error.h"
 #include "fleetdyn/pgs.h"
+#include "tests/pgs_test_util.h"
 
 namespace fleetdyn {
 namespace {
@@ -22,13 +23,7 @@ using V = Vec3<double>;
 constexpr double kG = 9.81, kMass = 2.0, kArm = 0.5, kStep = 1.0e-3;
 const V kInertia{0.03, 0.04, 0.02};
 
-PgsSolverSettings settings() {
-  PgsSolverSettings s;
-  s.step = kStep;
-  s.tolerance = 1.0e-10;
-  s.max_iterations = 500;
-  return s;
-}
+PgsSolverSettings settings() { return test::solver_settings(kStep, 1.0e-10, 500); }
 
 // Rotation angle about y of a body turned only about y.
 double pitch_angle(const PgsBodyState& b) { return 2.0 * std::atan2(b.orientation.y, b.orientation.w); }

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "fleetdyn/pgs.h"
+#include "tests/pgs_test_util.h"
 
 namespace fleetdyn {
 namespace {
@@ -130,11 +131,8 @@ TEST(PgsPointToPoint, OneStepEqualsTheSeed15x15DirectSolve) {
 double max_drift(double baumgarte, double seconds) {
   const V c1_body{0.3, -0.1, 0.2}, c2_body{-0.15, 0.05, 0.25};
   PgsModelDef m = two_bodies(c1_body, c2_body);
-  PgsSolverSettings s;
-  s.step = 1.0e-3;
+  PgsSolverSettings s = test::solver_settings(1.0e-3, 1.0e-10, 200);
   s.baumgarte = baumgarte;
-  s.tolerance = 1.0e-10;
-  s.max_iterations = 200;
   PgsBatch batch(m, 1, s, {BackendKind::Cpu, Precision::Fp64, 1});
   double worst = 0.0;
   const int steps = static_cast<int>(seconds / s.step);

@@ -5,13 +5,17 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "fleetdyn/error.h"
 #include "fleetdyn/pgs.h"
+#include "tests/strut_test_util.h"
 
 namespace fleetdyn {
 namespace {
 
+using test::error_of;
 using V = Vec3<double>;
 
 PgsBodyDef free_body(V position) {
@@ -20,6 +24,15 @@ PgsBodyDef free_body(V position) {
   b.inertia = {0.1, 0.1, 0.1};
   b.position = position;
   return b;
+}
+
+// A model without ground of the given bodies and joints.
+PgsModelDef without_ground(std::vector<PgsBodyDef> bodies, std::vector<PgsJointDef> joints = {}) {
+  PgsModelDef m;
+  m.ground.enabled = false;
+  m.bodies = std::move(bodies);
+  m.joints = std::move(joints);
+  return m;
 }
 
 bool all_finite(const std::vector<PgsBodyState>& s) {
@@ -32,14 +45,9 @@ bool all_finite(const std::vector<PgsBodyState>& s) {
 }
 
 TEST(PgsStatus, DistanceJointWithCoincidentPointsIsASingularRow) {
-  PgsModelDef m;
-  m.ground.enabled = false;
-  m.bodies = {free_body({0.0, 0.0, 0.0})};
-  PgsJointDef j;
-  j.kind = pgs::JointKind::Distance;
-  j.body_b = 0;
+  PgsJointDef j{pgs::JointKind::Distance, -1, 0};
   j.length = 0.5;  // the points coincide: |d| = 0 has no direction
-  m.joints = {j};
+  const PgsModelDef m = without_ground({free_body({0.0, 0.0, 0.0})}, {j});
   PgsBatch batch(m, 1, {}, {BackendKind::Cpu, Precision::Fp64, 1});
   batch.step(1);
   const PgsReport rep = batch.reports()[0];
@@ -55,16 +63,10 @@ TEST(PgsStatus, DistanceJointWithCoincidentPointsIsASingularRow) {
 }
 
 TEST(PgsStatus, JointBetweenWorldAndKinematicBodyIsSingular) {
-  PgsModelDef m;
-  m.ground.enabled = false;
   PgsBodyDef carrier;
   carrier.kinematic = true;
   carrier.motion_velocity = {1.0, 0.0, 0.0};
-  m.bodies = {carrier};
-  PgsJointDef j;
-  j.kind = pgs::JointKind::Ball;
-  j.body_b = 0;
-  m.joints = {j};
+  const PgsModelDef m = without_ground({carrier}, {PgsJointDef{pgs::JointKind::Ball, -1, 0}});
   PgsBatch batch(m, 1, {}, {BackendKind::Cpu, Precision::Fp64, 1});
   batch.step(5);
   EXPECT_TRUE(batch.reports()[0].status & pgs::kStatusSingularRow);
@@ -74,15 +76,10 @@ TEST(PgsStatus, JointBetweenWorldAndKinematicBodyIsSingular) {
 TEST(PgsStatus, InconsistentConstraintsAreReportedNotConvergedAndStayFinite) {
   // One body held at the same body point by two world anchors 1 m apart: no velocity meets both
   // position corrections.
-  PgsModelDef m;
-  m.ground.enabled = false;
-  m.bodies = {free_body({0.0, 0.0, 0.0})};
-  PgsJointDef a;
-  a.kind = pgs::JointKind::Ball;
-  a.body_b = 0;
+  const PgsJointDef a{pgs::JointKind::Ball, -1, 0};
   PgsJointDef b = a;
   b.anchor_a = {1.0, 0.0, 0.0};
-  m.joints = {a, b};
+  const PgsModelDef m = without_ground({free_body({0.0, 0.0, 0.0})}, {a, b});
   PgsSolverSettings s;
   s.max_iterations = 50;
   PgsBatch batch(m, 1, s, {BackendKind::Cpu, Precision::Fp64, 1});
@@ -100,11 +97,9 @@ TEST(PgsStatus, InconsistentConstraintsAreReportedNotConvergedAndStayFinite) {
 TEST(PgsStatus, NonFiniteResultFreezesOnlyThatSystem) {
   // fp32: a spin of 1e25 rad/s overflows the gyroscopic term (omega x I omega ~ 1e50): that
   // system's step is discarded and it is frozen; its neighbour steps on.
-  PgsModelDef m;
-  m.ground.enabled = false;
   PgsBodyDef b = free_body({0.0, 0.0, 0.0});
   b.inertia = {0.1, 0.2, 0.3};
-  m.bodies = {b};
+  const PgsModelDef m = without_ground({b});
   PgsBatch batch(m, 2, {}, {BackendKind::Cpu, Precision::Fp32, 1});
   PgsBodyState wild{{0.0, 0.0, 0.0}, {1.0, 0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {1.0e25, 2.0e25, 0.5e25}};
   batch.set_state(1, {wild});
@@ -120,21 +115,8 @@ TEST(PgsStatus, NonFiniteResultFreezesOnlyThatSystem) {
   EXPECT_EQ(batch.reports()[1].status, pgs::kStatusOk);  // set_state clears it
 }
 
-// Runs f and returns the fleetdyn::Error message ("" when nothing was thrown).
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(PgsStatus, BadInputsThrowNamingTheField) {
-  PgsModelDef good;
-  good.ground.enabled = false;
-  good.bodies = {free_body({0.0, 0.0, 0.0})};
+  const PgsModelDef good = without_ground({free_body({0.0, 0.0, 0.0})});
   auto build = [](const PgsModelDef& m, PgsSolverSettings s = {}) {
     PgsBatch batch(m, 1, s, {BackendKind::Cpu, Precision::Fp64, 1});
   };
@@ -186,9 +168,7 @@ TEST(PgsStatus, BadInputsThrowNamingTheField) {
 // both run on it.
 TEST(PgsStatus, CudaBackendFollowsTheDevice) {
   std::string why;
-  PgsModelDef m;
-  m.ground.enabled = false;
-  m.bodies = {free_body({0.0, 0.0, 0.0})};
+  const PgsModelDef m = without_ground({free_body({0.0, 0.0, 0.0})});
   if (cuda_available(&why)) {
     PgsBatch cuda(m, 1, {}, {BackendKind::Cuda});
     EXPECT_EQ(cuda.backend(), BackendKind::Cuda);

@@ -17,6 +17,7 @@
 #include "fleetdyn/pgs.h"
 #include "fleetdyn/physics/core/math.h"
 #include "host/pgs/pgs_seed_models.h"
+#include "tests/pgs_test_util.h"
 
 namespace fleetdyn {
 namespace {
@@ -41,10 +42,7 @@ double ground_slope(const Suspension& p, double x) {
 TEST(PgsSuspension, SeedZeroOverABump) {
   const Suspension p;
   const PgsModelDef m = suspension_model(p);
-  PgsSolverSettings s;
-  s.step = 1.0e-3;
-  s.tolerance = 1.0e-9;
-  s.max_iterations = 500;
+  PgsSolverSettings s = test::solver_settings(1.0e-3, 1.0e-9, 500);
   s.baumgarte = 0.2;
   PgsBatch batch(m, 1, s, {BackendKind::Cpu, Precision::Fp64, 1});
   ASSERT_EQ(batch.row_count(), 6);  // slider 2, pin 2, contact normal + tangent

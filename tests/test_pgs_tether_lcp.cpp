@@ -16,6 +16,7 @@
 
 #include "fleetdyn/pgs.h"
 #include "fleetdyn/physics/core/math.h"
+#include "tests/pgs_test_util.h"
 
 namespace fleetdyn {
 namespace {
@@ -203,10 +204,7 @@ struct CaseResult {
 
 // Steps the batch; before each step builds and solves the reference LCP from the batch's state.
 CaseResult run_case(const PgsModelDef& m, int steps) {
-  PgsSolverSettings st;
-  st.step = 1.0e-2;
-  st.tolerance = 1.0e-12;
-  st.max_iterations = 20000;
+  PgsSolverSettings st = test::solver_settings(1.0e-2, 1.0e-12, 20000);
   st.warm_start = 1.0;
   PgsBatch batch(m, 1, st, {BackendKind::Cpu, Precision::Fp64, 1});
   CaseResult r;
@@ -243,6 +241,17 @@ CaseResult run_case(const PgsModelDef& m, int steps) {
   return r;
 }
 
+// 40 steps of m against the direct LCP, printed: velocities and impulses agree to 1e-6.
+CaseResult expect_matches_lcp(const PgsModelDef& m, const char* what) {
+  const CaseResult r = run_case(m, 40);
+  std::printf(
+      "seed 002, %s: max |v_pgs - v_lcp| = %.3e, max |lambda_pgs - lambda_lcp| = %.3e N s, active %d..%d of %d\n", what,
+      r.max_velocity_error, r.max_lambda_error, r.min_active, r.max_active, r.rows);
+  EXPECT_LT(r.max_velocity_error, 1.0e-6);
+  EXPECT_LT(r.max_lambda_error, 1.0e-6);
+  return r;
+}
+
 const Quat<double> kTurn1{0.9, 0.1, -0.2, 0.3}, kTurn2{0.8, -0.3, 0.1, 0.2}, kTurn3{0.6, 0.2, 0.5, -0.1};
 
 TEST(PgsTetherLcp, TwoBodiesSlackAndTautMatchTheDirectLcp) {
@@ -252,13 +261,7 @@ TEST(PgsTetherLcp, TwoBodiesSlackAndTautMatchTheDirectLcp) {
   const auto b1 = body(0.7, {0.02, 0.03, 0.025}, {0.2, 0.1, -1.8}, kTurn2, {1.5, -0.5, 0.0}, {-1.0, 0.6, 0.3});
   const PgsModelDef m = tethered({b0, b1}, {{-1, 0, {0.0, 0.0, 0.0}, {0.05, 0.0, 0.1}, 0.0},
                                             {0, 1, {0.0, 0.05, -0.1}, {0.02, 0.0, 0.08}, 0.05}});
-  const CaseResult r = run_case(m, 40);
-  std::printf(
-      "seed 002, two bodies: max |v_pgs - v_lcp| = %.3e, max |lambda_pgs - lambda_lcp| = %.3e N s, active %d..%d of "
-      "%d\n",
-      r.max_velocity_error, r.max_lambda_error, r.min_active, r.max_active, r.rows);
-  EXPECT_LT(r.max_velocity_error, 1.0e-6);
-  EXPECT_LT(r.max_lambda_error, 1.0e-6);
+  const CaseResult r = expect_matches_lcp(m, "two bodies");
   EXPECT_LT(r.max_pgs_lcp_residual, 1.0e-6);
   EXPECT_LT(r.min_active, r.max_active);  // the run passes through slack and taut
 }
@@ -271,13 +274,7 @@ TEST(PgsTetherLcp, ThreeBodiesMatchTheDirectLcp) {
                                                 {-1, 1, {0.8, 0.0, 0.0}, {0.0, 0.05, 0.05}, 0.02},
                                                 {0, 2, {0.05, 0.0, -0.1}, {0.0, 0.0, 0.2}, 0.0},
                                                 {1, 2, {0.0, 0.0, -0.05}, {0.1, 0.0, 0.2}, 0.1}});
-  const CaseResult r = run_case(m, 40);
-  std::printf(
-      "seed 002, three bodies: max |v_pgs - v_lcp| = %.3e, max |lambda_pgs - lambda_lcp| = %.3e N s, active %d..%d of "
-      "%d\n",
-      r.max_velocity_error, r.max_lambda_error, r.min_active, r.max_active, r.rows);
-  EXPECT_LT(r.max_velocity_error, 1.0e-6);
-  EXPECT_LT(r.max_lambda_error, 1.0e-6);
+  const CaseResult r = expect_matches_lcp(m, "three bodies");
   EXPECT_GT(r.max_active, 0);
 }
 

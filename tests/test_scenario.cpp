@@ -18,22 +18,14 @@
 #include "host/scenario/scenario.h"
 #include "host/scenario/scenario_json.h"
 #include "host/study/sample_setup.h"
+#include "tests/file_test_util.h"
 
 namespace fleetdyn {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+using test::contains;
+using test::read_text;
 
 // The ScenarioError of parsing `text` as file `path` (fails the test if it parses).
 ScenarioError parse_error(const std::string& text, const std::string& path = "inline.yaml") {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -87,12 +88,9 @@ LoopRun run_loop(double speed_factor) {
     const VehicleSnapshot snap = batch.snapshots()[0];
     run.max_height = std::max(run.max_height, snap.position[2]);
     const StrutDiagnostics<double> d = batch.diagnostics(0);
-    const std::vector<double> s = test::vehicle_state(batch, 0);
-    const std::vector<double> origin = batch.origins();
+    const std::array<TerrainContact<double>, kCorners> contacts = test::wheel_contacts(batch, terrain.desc);
     for (int i = 0; i < kCorners; ++i) {
-      const Vec3<double> wheel = test::vec_at(s, strut::kPos) + test::vec_at(s, strut::kUnsprungPos + 3 * i);
-      const TerrainContact<double> c = terrain_query(terrain.desc, wheel, origin[0], origin[1]);
-      if (penetration(c, p.tire.unloaded_radius) <= 0.0 && d.tire_normal_force[i] != 0.0)
+      if (penetration(contacts[static_cast<size_t>(i)], p.tire.unloaded_radius) <= 0.0 && d.tire_normal_force[i] != 0.0)
         run.contact_without_penetration = true;
     }
     if (test::sum_normal_force(d) == 0.0 && snap.position[2] > r) run.left_surface_on_wall = true;

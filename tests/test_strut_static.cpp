@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -183,15 +184,15 @@ TEST(StrutStatic, HillNormalForcesAlongSurfaceNormal) {
   batch.set_inputs({{0.0, 0.0, 1.0}});
   batch.step(2000);
   const StrutDiagnostics<double> d = batch.diagnostics(0);
-  const std::vector<double> s = test::vehicle_state(batch, 0);
-  const std::vector<double> origin = batch.origins();
+  const std::array<TerrainContact<double>, kCorners> contacts = test::wheel_contacts(batch, terrain.desc);
   for (int i = 0; i < kCorners; ++i) {
-    const Vec3<double> wheel = test::vec_at(s, strut::kPos) + test::vec_at(s, strut::kUnsprungPos + 3 * i);
-    const TerrainContact<double> c = terrain_query(terrain.desc, wheel, origin[0], origin[1]);
+    const TerrainContact<double>& c = contacts[static_cast<size_t>(i)];
     ASSERT_GT(d.tire_normal_force[i], 0.0) << "corner " << i;
     EXPECT_NEAR(dot(d.tire_force[i], c.normal), d.tire_normal_force[i], 1e-9 * d.tire_normal_force[i]);
   }
   // The slope under each wheel differs, so the normals are not all vertical.
+  const std::vector<double> s = test::vehicle_state(batch, 0);
+  const std::vector<double> origin = batch.origins();
   EXPECT_GT(std::fabs(terrain_query(terrain.desc, test::vec_at(s, strut::kPos), origin[0], origin[1]).normal.x), 0.01);
 }
 

@@ -133,17 +133,22 @@ TEST(SampleRoads, SamplesCsvIsTheSameForAnyChunkSizeAndThreadCount) {
   EXPECT_EQ(summary["counts"]["diverged"], 0);
 }
 
+// A periodic ISO 8608 road tile of the given class, length and width [m].
+TerrainSpec periodic_road(char road_class, double length = 200.0, double width = 8.0) {
+  RoughRoadSettings r;
+  r.road_class = road_class;
+  r.length = length;
+  r.width = width;
+  r.periodic = true;
+  return iso8608_road(r);
+}
+
 // A vehicle on its own variation of the terrain, in a batch of others, moves exactly as the same
 // vehicle alone in a batch whose terrain is that variation: the per-vehicle path (run_vehicle_steps'
 // vehicle_terrain, the lanes' per-lane descriptors, the placement) adds nothing of its own.
 template <class Params>
 void expect_each_vehicle_as_alone(const std::vector<Params>& params, BatchOptions options, double seconds, bool bitwise) {
-  RoughRoadSettings r;
-  r.road_class = 'D';
-  r.length = 200.0;
-  r.width = 8.0;
-  r.periodic = true;
-  const TerrainSpec road = iso8608_road(r);
+  const TerrainSpec road = periodic_road('D');
   const int n = 5;  // a full group of 4 lanes and a padded one
   TerrainSpec varied = road;
   for (int v = 0; v < n; ++v)
@@ -202,16 +207,6 @@ TEST(SampleRoads, CeVehicleEqualsItAloneOnItsRoad) {
   expect_each_vehicle_as_alone(std::vector<CeParams<double>>{hmmwv_ce_params()}, o, 1.0, true);
 }
 
-// A periodic 200 m x 8 m ISO 8608 road tile of the given class.
-TerrainSpec periodic_road(char road_class) {
-  RoughRoadSettings r;
-  r.road_class = road_class;
-  r.length = 200.0;
-  r.width = 8.0;
-  r.periodic = true;
-  return iso8608_road(r);
-}
-
 // n HMMWVs driven 2 s at 20 m/s over `road` (no inputs) with options o.
 Batch drive_road(const TerrainSpec& road, int n, const BatchOptions& o) {
   Batch b({hmmwv_params()}, n, road, o);
@@ -264,12 +259,7 @@ TEST(SampleRoads, CudaMatchesCpu) {
 
 // Placement: each vehicle starts on its own road surface, not the shared one.
 TEST(SampleRoads, VehiclesStartOnTheirOwnSurface) {
-  RoughRoadSettings r;
-  r.road_class = 'F';
-  r.length = 100.0;
-  r.width = 8.0;
-  r.periodic = true;
-  TerrainSpec road = iso8608_road(r);
+  TerrainSpec road = periodic_road('F', 100.0);
   road.variation = {{0.0, 0.0, 1.0}, {31.0, 2.0, -1.0}};
   Batch b({hmmwv_params()}, 2, road, test::cpu_options());
   const TerrainDesc<double> d = b.terrain().desc;
@@ -327,12 +317,7 @@ TEST(SampleRoads, ProfileVarianceIsTheIntegralOfTheSampleClassPsd) {
 // The tile joins itself: heights repeat with its length and width, and the wrap is seamless
 // (no step where one period meets the next).
 TEST(SampleRoads, PeriodicTileHasNoSeam) {
-  RoughRoadSettings r;
-  r.road_class = 'D';
-  r.length = 300.0;
-  r.width = 10.0;
-  r.periodic = true;
-  TerrainSpec road = iso8608_road(r);
+  TerrainSpec road = periodic_road('D', 300.0, 10.0);
   road.desc.hf_heights = road.heightfield.data();
   const double length = (road.desc.hf_nx - 1) * road.desc.hf_dx, width = (road.desc.hf_ny - 1) * road.desc.hf_dy;
   EXPECT_DOUBLE_EQ(length, 300.0);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <vector>
 
@@ -23,6 +24,22 @@ using fleetdyn::study::wilson_interval;
 
 constexpr double kZ = 1.959963984540054;  // Phi^-1(0.975)
 using fleetdyn::kPi;
+
+// A row of a published table of 95 % intervals: k successes in n trials -> [lo, hi] (4 decimals).
+struct TableRow {
+  int k, n;
+  double lo, hi;
+};
+
+// interval(k, n) matches each row of the table to its printed 4 decimals.
+template <class IntervalOf>
+void expect_table(IntervalOf interval, std::initializer_list<TableRow> rows) {
+  for (const TableRow& row : rows) {
+    const Interval ci = interval(row.k, row.n);
+    EXPECT_NEAR(ci.lo, row.lo, 5e-5) << row.k << "/" << row.n;
+    EXPECT_NEAR(ci.hi, row.hi, 5e-5) << row.k << "/" << row.n;
+  }
+}
 
 // P(X >= k) for X ~ Binomial(n, p), summed term by term (independent of the incomplete beta code).
 double binomial_upper_tail(int k, int n, double p) {
@@ -56,16 +73,8 @@ TEST(WilsonInterval, MatchesNewcombe1998TableI) {
   // Newcombe, Statistics in Medicine 17 (1998) 857-872, Table I, method 3 (score, no continuity
   // correction), 4 decimals: 81/263 -> 0.2553-0.3662, 15/148 -> 0.0624-0.1605, 0/20 -> 0-0.1611,
   // 1/29 -> 0.0061-0.1718.
-  struct Row {
-    int k, n;
-    double lo, hi;
-  };
-  for (const Row& row :
-       {Row{81, 263, 0.2553, 0.3662}, Row{15, 148, 0.0624, 0.1605}, Row{0, 20, 0.0, 0.1611}, Row{1, 29, 0.0061, 0.1718}}) {
-    const Interval ci = wilson_interval(row.k, row.n);
-    EXPECT_NEAR(ci.lo, row.lo, 5e-5) << row.k << "/" << row.n;
-    EXPECT_NEAR(ci.hi, row.hi, 5e-5) << row.k << "/" << row.n;
-  }
+  expect_table([](int k, int n) { return wilson_interval(k, n); },
+               {{81, 263, 0.2553, 0.3662}, {15, 148, 0.0624, 0.1605}, {0, 20, 0.0, 0.1611}, {1, 29, 0.0061, 0.1718}});
 }
 
 TEST(WilsonInterval, EdgesAndArguments) {
@@ -99,16 +108,8 @@ TEST(ClopperPearsonInterval, PublishedAndClosedFormValues) {
   EXPECT_NEAR(half.lo, 1.0 - half.hi, 1e-13);
   // Newcombe 1998 Table I, method 5 (exact): 81/263 -> 0.2527-0.3676, 15/148 -> 0.0578-0.1617,
   // 0/20 -> 0-0.1684, 1/29 -> 0.0009-0.1776.
-  struct Row {
-    int k, n;
-    double lo, hi;
-  };
-  for (const Row& row :
-       {Row{81, 263, 0.2527, 0.3676}, Row{15, 148, 0.0578, 0.1617}, Row{0, 20, 0.0, 0.1684}, Row{1, 29, 0.0009, 0.1776}}) {
-    const Interval ci = clopper_pearson_interval(row.k, row.n);
-    EXPECT_NEAR(ci.lo, row.lo, 5e-5) << row.k << "/" << row.n;
-    EXPECT_NEAR(ci.hi, row.hi, 5e-5) << row.k << "/" << row.n;
-  }
+  expect_table([](int k, int n) { return clopper_pearson_interval(k, n); },
+               {{81, 263, 0.2527, 0.3676}, {15, 148, 0.0578, 0.1617}, {0, 20, 0.0, 0.1684}, {1, 29, 0.0009, 0.1776}});
 }
 
 TEST(ClopperPearsonInterval, BoundsSatisfyTheDefiningTailEquations) {

@@ -37,12 +37,7 @@ TEST(VectorEnv, ShapesNamesAndFiniteFirstObservations) {
 
 TEST(VectorEnv, SameSeedSameActionsBitIdenticalWhateverTheThreadCount) {
   VectorEnvConfig c = small_config();
-  VectorEnv a(c);
-  c.cpu_threads = 1;
-  VectorEnv b(c);
-  std::vector<float> ra, rb;
-  EXPECT_EQ(run(a, 60, &ra), run(b, 60, &rb));
-  EXPECT_EQ(ra, rb);
+  expect_same_whatever_the_thread_count(c, 60);
   // Another seed draws other episodes.
   c.seed = 8;
   VectorEnv other(c);

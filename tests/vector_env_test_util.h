@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fleetdyn/vector_env.h"
@@ -45,6 +46,24 @@ inline std::vector<float> run(VectorEnv& env, int steps, std::vector<float>* rew
     }
   }
   return env.read_observations();
+}
+
+// Two environments of config c, one on c's thread pool and one on a single thread, stepped with
+// the same actions, and the rewards of the single-threaded one.
+struct ThreadCountRuns {
+  VectorEnv pooled, single;
+  std::vector<float> single_rewards;
+};
+
+// Both runs of `steps` steps give the same observations and rewards, bit for bit.
+inline ThreadCountRuns expect_same_whatever_the_thread_count(VectorEnvConfig c, int steps) {
+  VectorEnv a(c);
+  c.cpu_threads = 1;
+  VectorEnv b(c);
+  std::vector<float> ra, rb;
+  EXPECT_EQ(run(a, steps, &ra), run(b, steps, &rb));
+  EXPECT_EQ(ra, rb);
+  return {std::move(a), std::move(b), std::move(rb)};
 }
 
 // A straight track and no randomization: the geometry tests know where everything is.

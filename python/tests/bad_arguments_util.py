@@ -278,6 +278,25 @@ def fields_after(p):
     return before, p.to_dict()
 
 
+def function_entry(function, arg, draws, valid, hint=""):
+    """function(value) of a module function with one argument, `arg`; valid() a valid call."""
+    return Entry(make=lambda tmp: None, call=lambda _, bad, v: function(v), bads=bads(arg, draws, hint=hint),
+                 valid=lambda _: valid())
+
+
+def set_item_entry(make_params, fields):
+    """params[name] = value on a parameter set (made by make_params) whose field names are fields:
+    unknown names and values out of range or of the wrong type."""
+    return Entry(
+        make=lambda tmp: make_params(),
+        call=set_item,
+        bads=(bads("name", (junk(fields), pick(*NOT_STR, None)), hint=r"parameter|__setitem__")
+              + bads("value", (field_out_of_range(fields),
+                               lambda rng: (rng.choice(sorted(fields)), rng.choice(PYBIND_NOT_FLOAT + (None,)))),
+                     hint=r"parameter|__setitem__")),
+        valid=fields_after)
+
+
 INVALID_STRUT = fleetdyn.hmmwv_params()
 INVALID_STRUT["total_mass"] = 150.0  # in its range, lighter than the wheels: finalize refuses it
 STATE_SIZE = fleetdyn.Batch(1, backend="cpu").state_size

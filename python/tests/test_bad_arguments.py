@@ -139,14 +139,7 @@ ENTRIES = {
               + sum((bads(arg, (pick(*NONFINITE, *PYBIND_NOT_FLOAT, None),)) for arg in ("x", "y", "yaw")), ())),
         valid=lambda _: fleetdyn.circle_path(10.0, 5.0, points=36, x=1.0, yaw=0.5)),
     # ---- parameters ------------------------------------------------------------------------------------
-    "StrutParams.__setitem__": Entry(
-        make=lambda tmp: fleetdyn.hmmwv_params(),
-        call=set_item,
-        bads=(bads("name", (junk(STRUT_FIELDS), pick(*NOT_STR, None)), hint=r"parameter|__setitem__")
-              + bads("value", (field_out_of_range(STRUT_FIELDS),
-                               lambda rng: (rng.choice(sorted(STRUT_FIELDS)), rng.choice(PYBIND_NOT_FLOAT + (None,)))),
-                     hint=r"parameter|__setitem__")),
-        valid=fields_after),
+    "StrutParams.__setitem__": set_item_entry(fleetdyn.hmmwv_params, STRUT_FIELDS),
     "StrutParams.__getitem__": Entry(
         make=lambda tmp: fleetdyn.hmmwv_params(),
         call=lambda p, bad, v: p[v],
@@ -162,14 +155,7 @@ ENTRIES = {
                              pick({"tire.mu": 0.9, "total_mass": 150.0}, [("tire.mu", 0.9)], None, "tire.mu", 3)),
                   hint=r"parameter|update|keys|total_mass"),
         valid=fields_after),
-    "CeParams.__setitem__": Entry(
-        make=lambda tmp: fleetdyn.hmmwv_ce_params(),
-        call=set_item,
-        bads=(bads("name", (junk(CE_FIELDS), pick(*NOT_STR, None)), hint=r"parameter|__setitem__")
-              + bads("value", (field_out_of_range(CE_FIELDS),
-                               lambda rng: (rng.choice(sorted(CE_FIELDS)), rng.choice(PYBIND_NOT_FLOAT + (None,)))),
-                     hint=r"parameter|__setitem__")),
-        valid=fields_after),
+    "CeParams.__setitem__": set_item_entry(fleetdyn.hmmwv_ce_params, CE_FIELDS),
     "CeParams.update": Entry(
         make=lambda tmp: fleetdyn.hmmwv_ce_params(),
         call=lambda p, bad, v: p.update(v),
@@ -180,38 +166,26 @@ ENTRIES = {
                                   {"chassis_inertia_xx": 1.0, "chassis_inertia_yy": 1.0, "chassis_inertia_zz": 1e6})),
                   hint=r"parameter|update|keys"),
         valid=fields_after),
-    "vehicle_preset": Entry(
-        make=lambda tmp: None,
-        call=lambda _, bad, v: fleetdyn.vehicle_preset(v),
-        bads=bads("name", (junk(set(fleetdyn.vehicle_preset_names())), pick(*NOT_STR, None)), hint=r"preset|name"),
-        valid=lambda _: fleetdyn.vehicle_preset("hmmwv").to_dict()),
-    "StrutParams": Entry(
-        make=lambda tmp: None,
-        call=lambda _, bad, v: fleetdyn.StrutParams(v),
-        bads=bads("preset", (junk(set(fleetdyn.vehicle_preset_names())), pick(*NOT_STR, None))),
-        valid=lambda _: fleetdyn.StrutParams("hmmwv").to_dict()),
-    "strut_default_step": Entry(
-        make=lambda tmp: None,
-        call=lambda _, bad, v: fleetdyn.strut_default_step(v),
-        bads=bads("params", (pick(None, 3, "hmmwv", {"tire.mu": 0.8}, fleetdyn.hmmwv_ce_params(),
-                                   [fleetdyn.hmmwv_params()]),)),
-        valid=lambda _: fleetdyn.strut_default_step(fleetdyn.hmmwv_params())),
-    "ce_default_step": Entry(
-        make=lambda tmp: None,
-        call=lambda _, bad, v: fleetdyn.ce_default_step(v),
-        bads=bads("params", (pick(None, 3, "hmmwv", {"tire.mu": 0.8}, fleetdyn.hmmwv_params(),
-                                   [fleetdyn.hmmwv_ce_params()]),)),
-        valid=lambda _: fleetdyn.ce_default_step(fleetdyn.hmmwv_ce_params())),
-    "default_observations": Entry(
-        make=lambda tmp: None,
-        call=lambda _, bad, v: fleetdyn.default_observations(v),
-        bads=bads("task", (junk({"path_following", "reach_speed"}), pick(*NOT_STR, None))),
-        valid=lambda _: fleetdyn.default_observations("reach_speed")),
-    "env_randomizable_params": Entry(
-        make=lambda tmp: None,
-        call=lambda _, bad, v: fleetdyn.env_randomizable_params(v),
-        bads=bads("model", (junk({"strut", "ce"}), pick("pgs", *NOT_STR, None))),
-        valid=lambda _: fleetdyn.env_randomizable_params("ce")),
+    "vehicle_preset": function_entry(
+        fleetdyn.vehicle_preset, "name", (junk(set(fleetdyn.vehicle_preset_names())), pick(*NOT_STR, None)),
+        lambda: fleetdyn.vehicle_preset("hmmwv").to_dict(), hint=r"preset|name"),
+    "StrutParams": function_entry(
+        fleetdyn.StrutParams, "preset", (junk(set(fleetdyn.vehicle_preset_names())), pick(*NOT_STR, None)),
+        lambda: fleetdyn.StrutParams("hmmwv").to_dict()),
+    "strut_default_step": function_entry(
+        fleetdyn.strut_default_step, "params",
+        (pick(None, 3, "hmmwv", {"tire.mu": 0.8}, fleetdyn.hmmwv_ce_params(), [fleetdyn.hmmwv_params()]),),
+        lambda: fleetdyn.strut_default_step(fleetdyn.hmmwv_params())),
+    "ce_default_step": function_entry(
+        fleetdyn.ce_default_step, "params",
+        (pick(None, 3, "hmmwv", {"tire.mu": 0.8}, fleetdyn.hmmwv_params(), [fleetdyn.hmmwv_ce_params()]),),
+        lambda: fleetdyn.ce_default_step(fleetdyn.hmmwv_ce_params())),
+    "default_observations": function_entry(
+        fleetdyn.default_observations, "task", (junk({"path_following", "reach_speed"}), pick(*NOT_STR, None)),
+        lambda: fleetdyn.default_observations("reach_speed")),
+    "env_randomizable_params": function_entry(
+        fleetdyn.env_randomizable_params, "model", (junk({"strut", "ce"}), pick("pgs", *NOT_STR, None)),
+        lambda: fleetdyn.env_randomizable_params("ce")),
     # ---- VectorEnv ---------------------------------------------------------------------------------------
     "VectorEnv": Entry(
         make=lambda tmp: None,
@@ -273,86 +247,6 @@ ENTRIES = {
         valid=lambda e: np.from_dlpack(e.buffers()["observations"]).copy(),
         accepted=ACCEPTED + (BufferError,)),
 }
-
-
-# ---- the checks ------------------------------------------------------------------------------------------
-
-
-def show(value):
-    """A short description of a value for failure messages."""
-    if isinstance(value, np.ndarray):
-        first = np.array2string(value.ravel()[:4], precision=4, separator=", ")
-        layout = "" if value.flags.c_contiguous else ", non-contiguous"
-        return f"ndarray(shape={value.shape}, dtype={value.dtype}{layout}, first {first})"
-    text = repr(value)
-    return text if len(text) <= 160 else text[:157] + "..."
-
-
-def refusal_problem(call, where, hint, accepted):
-    """None if call() was refused cleanly, else what went wrong."""
-    start = time.perf_counter()
-    try:
-        call()
-    except accepted as e:
-        message = str(e)
-        seconds = time.perf_counter() - start
-        if type(e) is RuntimeError:
-            return f"{where}: bare RuntimeError: {message}"
-        if not message.strip():
-            return f"{where}: {type(e).__name__} without a message"
-        if UNCHECKED.search(message):
-            return f"{where}: {type(e).__name__} from an unchecked conversion: {message}"
-        if hint and not re.search(hint, message, re.IGNORECASE):
-            return f"{where}: {type(e).__name__} whose message does not say what was wrong (expected /{hint}/): {message}"
-        if seconds > SLOW:
-            return f"{where}: refused only after {seconds:.1f} s (it attempted the work): {message}"
-        return None
-    except Exception as e:  # noqa: BLE001  (anything else is a finding, reported with its message)
-        return f"{where}: {type(e).__name__} (not a clean refusal): {e}"
-    return f"{where}: accepted (no error) after {time.perf_counter() - start:.2f} s"
-
-
-def vm_size():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmSize:"):
-                return int(line.split()[1]) * 1024
-    raise OSError("no VmSize")
-
-
-@contextlib.contextmanager
-def address_space_cap(extra=4 << 30):
-    """While the bad calls run, cap the address space a few GiB above what the process holds, so an
-    entry point that attempts a huge allocation raises MemoryError (reported) instead of exhausting
-    the machine. Linux only, and not where address space is reserved as it goes: builds with CUDA
-    (the runtime reserves it as it starts) or a process that already holds terabytes (sanitizers)."""
-    try:
-        import resource
-        limits = resource.getrlimit(resource.RLIMIT_AS)
-        held = vm_size()
-        cap = held + extra
-    except (ImportError, OSError, ValueError):
-        limits = None
-    if (limits is None or fleetdyn.built_with_cuda or held > 1 << 40
-            or (limits[0] != resource.RLIM_INFINITY and limits[0] <= cap)):
-        yield
-        return
-    if limits[1] != resource.RLIM_INFINITY:
-        cap = min(cap, limits[1])
-    resource.setrlimit(resource.RLIMIT_AS, (cap, limits[1]))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, limits)
-
-
-def same(a, b):
-    """a == b for nested results of valid calls (arrays compared exactly)."""
-    if isinstance(a, (list, tuple)):
-        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return np.array_equal(a, b, equal_nan=True)
-    return a == b
 
 
 def test_the_table_draws_a_few_hundred_cases():
