@@ -73,6 +73,25 @@ FLEETDYN_COUNTED_COMPARISON(!=)
 #undef FLEETDYN_COUNTED_COMPARISON
 #undef FLEETDYN_COUNTED_ARITHMETIC
 
+// The operations run() does on the counting scalar.
+template <class Run>
+OpCounts count_ops(Run&& run) {
+  tally() = OpCounts{};
+  run();
+  return tally();
+}
+
+// What every model's bench traits (host/<model>/<model>_bench.h) share: the model, its parameter
+// struct and the counting scalar.
+template <class VehicleModelT, template <class> class ParamsT>
+struct BenchTraits {
+  using Counted = bench_ops::Counted;
+  using OpCounts = bench_ops::OpCounts;
+  using Model = VehicleModelT;
+  template <class T>
+  using Params = ParamsT<T>;
+};
+
 }  // namespace bench_ops
 }  // namespace fleetdyn
 
