@@ -154,14 +154,7 @@ void reset_driver_state(BatchStorage<Model, T>& host) {
 template <class Model, class T>
 void store_path_driver(BatchStorage<Model, T>& host, const std::vector<Path>& paths,
                        const std::vector<int>& vehicle_path, const std::vector<PathDriverSettings>& settings) {
-  host.path_offset.clear();
-  host.path_count.clear();
-  host.path_closed.clear();
-  host.path_length.clear();
-  host.path_x.clear();
-  host.path_y.clear();
-  host.path_speed.clear();
-  host.path_s.clear();
+  host.clear_arrays(kSyncDriver);  // the paths, their settings and the steer programs
   for (const Path& path : paths) {
     host.path_offset.push_back(static_cast<int>(host.path_x.size()));
     host.path_count.push_back(static_cast<int>(path.points.size()));
@@ -178,7 +171,6 @@ void store_path_driver(BatchStorage<Model, T>& host, const std::vector<Path>& pa
     host.path_length.push_back(T(path_length(path)));
   }
   host.vehicle_path = vehicle_path;
-  host.path_params.clear();
   for (const PathDriverSettings& s : settings) {
     PathDriverParams<T> p;
     p.tracker = s.tracker == PathTracker::Stanley ? kStanley : kPurePursuit;
@@ -187,7 +179,6 @@ void store_path_driver(BatchStorage<Model, T>& host, const std::vector<Path>& pa
 #undef FLEETDYN_COPY_SETTING
     host.path_params.push_back(p);
   }
-  host.programs.clear();
   host.driver_mode = kDriverPath;
 }
 
