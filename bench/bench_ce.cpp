@@ -40,15 +40,23 @@ const Setup& setup() {
   return s;
 }
 
+// The settled vehicle in precision T on flat ground, with the inputs both benchmarks drive.
 template <class T>
-void bm_ce_derivative(benchmark::State& st) {
+struct SettledVehicle {
   const Setup& s = setup();
   const CeParams<T> p = convert_ce_params<T>(s.params);
   const TerrainDesc<T> flat = default_terrain_desc<T>();
   const CeEnvironment<T> env{&flat, T(0), T(0)};
-  std::vector<T> state(s.state.begin(), s.state.end()), rate(kCeStateSize);
+  const DriverInput<T> input{T(0.1), T(0.15), T(0)};
+  std::vector<T> state{s.state.begin(), s.state.end()};
+};
+
+template <class T>
+void bm_ce_derivative(benchmark::State& st) {
+  SettledVehicle<T> v;
+  std::vector<T> rate(kCeStateSize);
   for (auto _ : st) {
-    ce_derivative(p, env, DriverInput<T>{T(0.1), T(0.15), T(0)}, state.data(), rate.data());
+    ce_derivative(v.p, v.env, v.input, v.state.data(), rate.data());
     benchmark::DoNotOptimize(rate.data());
     benchmark::ClobberMemory();
   }
@@ -57,18 +65,15 @@ void bm_ce_derivative(benchmark::State& st) {
 
 template <class T>
 void bm_ce_step(benchmark::State& st) {
-  const Setup& s = setup();
-  const CeParams<T> p = convert_ce_params<T>(s.params);
-  const TerrainDesc<T> flat = default_terrain_desc<T>();
-  const CeEnvironment<T> env{&flat, T(0), T(0)};
-  std::vector<T> state(s.state.begin(), s.state.end()), next(kCeStateSize);
+  SettledVehicle<T> v;
+  std::vector<T> next(kCeStateSize);
   for (auto _ : st) {
-    ce_step(p, env, T(s.step), 1, DriverInput<T>{T(0.1), T(0.15), T(0)}, state.data(), next.data());
-    state.swap(next);
-    benchmark::DoNotOptimize(state.data());
+    ce_step(v.p, v.env, T(v.s.step), 1, v.input, v.state.data(), next.data());
+    v.state.swap(next);
+    benchmark::DoNotOptimize(v.state.data());
   }
   st.SetItemsProcessed(st.iterations());
-  st.counters["sim_s_per_s"] = benchmark::Counter(static_cast<double>(st.iterations()) * s.step, benchmark::Counter::kIsRate);
+  st.counters["sim_s_per_s"] = benchmark::Counter(static_cast<double>(st.iterations()) * v.s.step, benchmark::Counter::kIsRate);
 }
 
 BENCHMARK(bm_ce_derivative<float>)->Name("ce_derivative/fp32")->UseRealTime();

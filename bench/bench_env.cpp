@@ -48,6 +48,17 @@ void bm_env(benchmark::State& state, VehicleModel model, BackendKind backend, Pr
   state.SetLabel(env.device_name());
 }
 
+// One benchmark, <prefix>/<backend>/<precision>/envs:<N>/decimation:10; timed in ms on the
+// CPU, in us on CUDA.
+void add(const char* prefix, const char* model, BackendKind backend, Precision precision, int envs) {
+  const bool cpu = backend == BackendKind::Cpu;
+  const std::string name = std::string(prefix) + (cpu ? "/cpu/" : "/cuda/") + precision_name(precision) +
+                           "/envs:" + std::to_string(envs) + "/decimation:10";
+  benchmark::RegisterBenchmark(name.c_str(), bm_env, parse_model(model), backend, precision, envs, 10)
+      ->UseRealTime()
+      ->Unit(cpu ? benchmark::kMillisecond : benchmark::kMicrosecond);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -55,46 +66,17 @@ int main(int argc, char** argv) {
   const bool cuda = cuda_available(&why);
   for (Precision precision : {Precision::Fp32, Precision::Fp64}) {
     for (int envs : {1024, 4096}) {
-      const std::string suffix = std::string("/") + precision_name(precision) + "/envs:" + std::to_string(envs) +
-                                 "/decimation:10";
-      benchmark::RegisterBenchmark(("vector_env/cpu" + suffix).c_str(), bm_env, parse_model("strut"), BackendKind::Cpu,
-                                   precision, envs, 10)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
-      if (cuda) {
-        benchmark::RegisterBenchmark(("vector_env/cuda" + suffix).c_str(), bm_env, parse_model("strut"),
-                                     BackendKind::Cuda, precision, envs, 10)
-            ->UseRealTime()
-            ->Unit(benchmark::kMicrosecond);
-      }
+      add("vector_env", "strut", BackendKind::Cpu, precision, envs);
+      if (cuda) add("vector_env", "strut", BackendKind::Cuda, precision, envs);
     }
     // ce: 10 x 2 ms per env step (50 Hz control); about 8x strut's cost per physics step on the
     // CPU (scalar path, no SIMD lanes), so smaller batches there.
-    for (int envs : {256, 1024}) {
-      const std::string suffix = std::string("/") + precision_name(precision) + "/envs:" + std::to_string(envs) +
-                                 "/decimation:10";
-      benchmark::RegisterBenchmark(("vector_env_ce/cpu" + suffix).c_str(), bm_env, parse_model("ce"), BackendKind::Cpu,
-                                   precision, envs, 10)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
-    }
+    for (int envs : {256, 1024}) add("vector_env_ce", "ce", BackendKind::Cpu, precision, envs);
   }
   if (cuda) {
-    for (int envs : {16384, 65536}) {
-      benchmark::RegisterBenchmark(("vector_env/cuda/fp32/envs:" + std::to_string(envs) + "/decimation:10").c_str(),
-                                   bm_env, parse_model("strut"), BackendKind::Cuda, Precision::Fp32, envs, 10)
-          ->UseRealTime()
-          ->Unit(benchmark::kMicrosecond);
-    }
+    for (int envs : {16384, 65536}) add("vector_env", "strut", BackendKind::Cuda, Precision::Fp32, envs);
     for (Precision precision : {Precision::Fp32, Precision::Fp64}) {
-      for (int envs : {4096, 16384, 65536}) {
-        benchmark::RegisterBenchmark(("vector_env_ce/cuda/" + std::string(precision_name(precision)) +
-                                      "/envs:" + std::to_string(envs) + "/decimation:10")
-                                         .c_str(),
-                                     bm_env, parse_model("ce"), BackendKind::Cuda, precision, envs, 10)
-            ->UseRealTime()
-            ->Unit(benchmark::kMicrosecond);
-      }
+      for (int envs : {4096, 16384, 65536}) add("vector_env_ce", "ce", BackendKind::Cuda, precision, envs);
     }
   } else {
     benchmark::RegisterBenchmark("vector_env/cuda", [why](benchmark::State& state) { state.SkipWithError(why.c_str()); });

@@ -111,16 +111,27 @@ const WarmState& warm_state() {
   return w;
 }
 
+// The HMMWV in precision T on flat ground, in its warm state.
 template <class T>
-void bm_derivative(benchmark::State& state) {
+struct WarmVehicle {
   const StrutParams<T> p = convert_params<T>(hmmwv_params());
   const TerrainDesc<T> terrain = default_terrain_desc<T>();
   const WarmState& w = warm_state();
-  T s[kStrutStateSize], ds[kStrutStateSize];
-  for (int j = 0; j < kStrutStateSize; ++j) s[j] = T(w.s[j]);
+  T s[kStrutStateSize];
+  WarmVehicle() {
+    for (int j = 0; j < kStrutStateSize; ++j) s[j] = T(w.s[j]);
+  }
+};
+
+template <class T>
+void bm_derivative(benchmark::State& state) {
+  WarmVehicle<T> v;
+  const StrutParams<T>& p = v.p;
+  const WarmState& w = v.w;
+  T ds[kStrutStateSize];
   const DriverInput<T> input = clamped(DriverInput<T>{T(kSteer), T(kThrottle), T(0)});
-  const StrutEnvironment<T> env(p, &terrain, T(w.origin_x), T(w.origin_y), input);
-  T* sp = s;
+  const StrutEnvironment<T> env(p, &v.terrain, T(w.origin_x), T(w.origin_y), input);
+  T* sp = v.s;
   T* dsp = ds;
   for (auto _ : state) {
     benchmark::DoNotOptimize(sp);
@@ -133,18 +144,17 @@ void bm_derivative(benchmark::State& state) {
 
 template <class T>
 void bm_step(benchmark::State& state) {
-  const StrutParams<T> p = convert_params<T>(hmmwv_params());
-  const TerrainDesc<T> terrain = default_terrain_desc<T>();
-  const WarmState& w = warm_state();
-  T a[kStrutStateSize], b[kStrutStateSize];
-  for (int j = 0; j < kStrutStateSize; ++j) a[j] = T(w.s[j]);
+  WarmVehicle<T> v;
+  const WarmState& w = v.w;
+  T b[kStrutStateSize];
   const IntegratorSettings<T> integ{T(strut_default_step(hmmwv_params())), 1, true};
   const DriverInput<T> input{T(kSteer), T(kThrottle), T(0)};
-  T* from = a;
+  T* from = v.s;
   T* to = b;
   for (auto _ : state) {
     benchmark::DoNotOptimize(from);
-    strut_step(p, terrain, T(w.origin_x), T(w.origin_y), integ, input, from, to, static_cast<StrutDiagnostics<T>*>(nullptr));
+    strut_step(v.p, v.terrain, T(w.origin_x), T(w.origin_y), integ, input, from, to,
+               static_cast<StrutDiagnostics<T>*>(nullptr));
     benchmark::DoNotOptimize(to);
     benchmark::ClobberMemory();
     std::swap(from, to);  // the vehicle keeps driving: the next step starts where this one ended

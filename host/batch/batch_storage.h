@@ -87,6 +87,15 @@ struct BatchStorage {
   FLEETDYN_BATCH_ARRAYS(FLEETDYN_STORAGE_MEMBER)
 #undef FLEETDYN_STORAGE_MEMBER
 
+  // Empties the arrays that belong to exactly these sync parts (the maneuver tables, a driver's
+  // paths and settings) before they are set anew.
+  void clear_arrays(unsigned parts) {
+#define FLEETDYN_CLEAR_ARRAY(sync, name, E, view) \
+  if (static_cast<unsigned>(sync) == parts) name.clear();
+    FLEETDYN_BATCH_ARRAYS(FLEETDYN_CLEAR_ARRAY)
+#undef FLEETDYN_CLEAR_ARRAY
+  }
+
   // View over this storage (host pointers).
   BatchView<Model, T> view() {
     BatchView<Model, T> v{};

@@ -100,47 +100,44 @@ inline std::string entry_name(const char* what, size_t i, size_t count) {
   return std::string(what) + (count == 1 ? " (all vehicles)" : " (vehicle " + std::to_string(i) + ")");
 }
 
+// Each entry of a per-vehicle list checked by check(entry, where), after its count.
+template <class E, class Check>
+void check_entries(const std::vector<E>& values, int vehicles, const char* list, const char* entry, Check&& check) {
+  check_count(values, vehicles, list);
+  for (size_t i = 0; i < values.size(); ++i) check(values[i], entry_name(entry, i, values.size()));
+}
+
 inline void check_path_settings(const std::vector<PathDriverSettings>& settings, int vehicles) {
-  check_count(settings, vehicles, "path driver settings");
-  const double inf = INFINITY;
-  for (size_t i = 0; i < settings.size(); ++i) {
-    const PathDriverSettings& s = settings[i];
-    const std::string where = entry_name("path driver settings", i, settings.size());
-    if (s.tracker != PathTracker::PurePursuit && s.tracker != PathTracker::Stanley) {
-      throw Error(where + ": unknown tracker " + std::to_string(static_cast<int>(s.tracker)));
-    }
-    check_range(where, "lookahead_base", s.lookahead_base, 0.0, true, inf, "m");
-    check_range(where, "lookahead_gain", s.lookahead_gain, 0.0, false, inf, "s");
-    check_range(where, "stanley_gain", s.stanley_gain, 0.0, false, inf, "1/s");
-    check_range(where, "stanley_softening", s.stanley_softening, 0.0, true, inf, "m/s");
-    check_range(where, "max_steer_rate", s.max_steer_rate, 0.0, false, inf, "1/s");
-    check_range(where, "speed_kp", s.speed_kp, 0.0, false, inf, "s/m");
-    check_range(where, "speed_ki", s.speed_ki, 0.0, false, inf, "1/m");
-  }
+  check_entries(settings, vehicles, "path driver settings", "path driver settings",
+                [](const PathDriverSettings& s, const std::string& where) {
+                  if (s.tracker != PathTracker::PurePursuit && s.tracker != PathTracker::Stanley) {
+                    throw Error(where + ": unknown tracker " + std::to_string(static_cast<int>(s.tracker)));
+                  }
+#define FLEETDYN_CHECK_SETTING(name, lo_open, unit) check_range(where, #name, s.name, 0.0, lo_open, INFINITY, unit);
+                  FLEETDYN_PATH_DRIVER_SETTINGS(FLEETDYN_CHECK_SETTING)
+#undef FLEETDYN_CHECK_SETTING
+                });
 }
 
 inline void check_steer_programs(const std::vector<SteerProgram>& programs, int vehicles) {
-  check_count(programs, vehicles, "steer programs");
-  const double inf = INFINITY;
-  for (size_t i = 0; i < programs.size(); ++i) {
-    const SteerProgram& p = programs[i];
-    const std::string where = entry_name("steer program", i, programs.size());
+  check_entries(programs, vehicles, "steer programs", "steer program", [](const SteerProgram& p, const std::string& where) {
     if (p.kind != SteerProgramKind::RampHold && p.kind != SteerProgramKind::Fishhook &&
         p.kind != SteerProgramKind::SineWithDwell) {
       throw Error(where + ": unknown kind " + std::to_string(static_cast<int>(p.kind)));
     }
-    check_range(where, "start_time", p.start_time, 0.0, false, inf, "s");
-    check_range(where, "amplitude", p.amplitude, -1.0, false, 1.0, "");
-    check_range(where, "rate", p.rate, 0.0, true, inf, "1/s");
-    if (!std::isfinite(p.hold)) throw Error(where + ": hold must be finite, got " + num(p.hold));
-    if (p.kind == SteerProgramKind::Fishhook) check_range(where, "hold", p.hold, 0.0, false, inf, "s");
-    check_range(where, "frequency", p.frequency, 0.0, true, inf, "Hz");
-    check_range(where, "dwell", p.dwell, 0.0, false, inf, "s");
-    check_range(where, "roll_rate_threshold", p.roll_rate_threshold, 0.0, true, inf, "rad/s");
-    check_range(where, "throttle_before", p.throttle_before, 0.0, false, 1.0, "");
-    check_range(where, "throttle", p.throttle, 0.0, false, 1.0, "");
-    check_range(where, "brake", p.brake, 0.0, false, 1.0, "");
-  }
+    const auto field = [&](const char* name, double value, double lo, bool lo_open, double hi, const char* unit,
+                           bool fishhook_only) {
+      if (fishhook_only) {
+        if (!std::isfinite(value)) throw Error(where + ": " + name + " must be finite, got " + num(value));
+        if (p.kind != SteerProgramKind::Fishhook) return;
+      }
+      check_range(where, name, value, lo, lo_open, hi, unit);
+    };
+#define FLEETDYN_CHECK_FIELD(name, lo, lo_open, hi, unit, fishhook_only) \
+  field(#name, p.name, lo, lo_open, hi, unit, fishhook_only);
+    FLEETDYN_STEER_PROGRAM_FIELDS(FLEETDYN_CHECK_FIELD)
+#undef FLEETDYN_CHECK_FIELD
+  });
 }
 
 // Every vehicle's driver state at its reset values (allocated on first use).
@@ -157,14 +154,7 @@ void reset_driver_state(BatchStorage<Model, T>& host) {
 template <class Model, class T>
 void store_path_driver(BatchStorage<Model, T>& host, const std::vector<Path>& paths,
                        const std::vector<int>& vehicle_path, const std::vector<PathDriverSettings>& settings) {
-  host.path_offset.clear();
-  host.path_count.clear();
-  host.path_closed.clear();
-  host.path_length.clear();
-  host.path_x.clear();
-  host.path_y.clear();
-  host.path_speed.clear();
-  host.path_s.clear();
+  host.clear_arrays(kSyncDriver);  // the paths, their settings and the steer programs
   for (const Path& path : paths) {
     host.path_offset.push_back(static_cast<int>(host.path_x.size()));
     host.path_count.push_back(static_cast<int>(path.points.size()));
@@ -181,20 +171,14 @@ void store_path_driver(BatchStorage<Model, T>& host, const std::vector<Path>& pa
     host.path_length.push_back(T(path_length(path)));
   }
   host.vehicle_path = vehicle_path;
-  host.path_params.clear();
   for (const PathDriverSettings& s : settings) {
     PathDriverParams<T> p;
     p.tracker = s.tracker == PathTracker::Stanley ? kStanley : kPurePursuit;
-    p.lookahead_base = T(s.lookahead_base);
-    p.lookahead_gain = T(s.lookahead_gain);
-    p.stanley_gain = T(s.stanley_gain);
-    p.stanley_softening = T(s.stanley_softening);
-    p.max_steer_rate = T(s.max_steer_rate);
-    p.speed_kp = T(s.speed_kp);
-    p.speed_ki = T(s.speed_ki);
+#define FLEETDYN_COPY_SETTING(name, ...) p.name = T(s.name);
+    FLEETDYN_PATH_DRIVER_SETTINGS(FLEETDYN_COPY_SETTING)
+#undef FLEETDYN_COPY_SETTING
     host.path_params.push_back(p);
   }
-  host.programs.clear();
   host.driver_mode = kDriverPath;
 }
 
@@ -206,16 +190,9 @@ void store_steer_programs(BatchStorage<Model, T>& host, const std::vector<SteerP
     p.kind = s.kind == SteerProgramKind::Fishhook        ? kProgramFishhook
              : s.kind == SteerProgramKind::SineWithDwell ? kProgramSineWithDwell
                                                          : kProgramRampHold;
-    p.start_time = T(s.start_time);
-    p.amplitude = T(s.amplitude);
-    p.rate = T(s.rate);
-    p.hold = T(s.hold);
-    p.frequency = T(s.frequency);
-    p.dwell = T(s.dwell);
-    p.roll_rate_threshold = T(s.roll_rate_threshold);
-    p.throttle_before = T(s.throttle_before);
-    p.throttle = T(s.throttle);
-    p.brake = T(s.brake);
+#define FLEETDYN_COPY_FIELD(name, ...) p.name = T(s.name);
+    FLEETDYN_STEER_PROGRAM_FIELDS(FLEETDYN_COPY_FIELD)
+#undef FLEETDYN_COPY_FIELD
     host.programs.push_back(p);
   }
   host.driver_mode = kDriverProgram;

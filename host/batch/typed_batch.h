@@ -98,12 +98,7 @@ class TypedBatchImpl final : public TypedBatch {
   }
 
   void set_maneuvers(const std::vector<Maneuver>& tables, const std::vector<int>& vehicle_table) override {
-    host_.table_offset.clear();
-    host_.table_length.clear();
-    host_.table_time.clear();
-    host_.table_steer.clear();
-    host_.table_throttle.clear();
-    host_.table_brake.clear();
+    host_.clear_arrays(kSyncManeuver);
     for (const Maneuver& m : tables) {
       host_.table_offset.push_back(static_cast<int>(host_.table_time.size()));
       host_.table_length.push_back(static_cast<int>(m.size()));

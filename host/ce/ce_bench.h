@@ -9,12 +9,7 @@
 
 namespace fleetdyn {
 
-struct CeBench {
-  using Counted = bench_ops::Counted;  // the counting scalar (host/cli/bench_ops.h)
-  using OpCounts = bench_ops::OpCounts;
-  using Model = CeModel;
-  template <class T>
-  using Params = CeParams<T>;
+struct CeBench : bench_ops::BenchTraits<CeModel, CeParams> {
   using Def = Params<double>;
   static const Params<double>& kernel_params(const Def& d, double) { return d; }
   static constexpr VehicleModel kModel = CeHost::kModel;
@@ -40,9 +35,7 @@ struct CeBench {
   static OpCounts count_derivative(const Params<Counted>& p, const TerrainDesc<Counted>& terrain, Counted origin_x,
                                    Counted origin_y, DriverInput<Counted> input, const Counted* s, Counted* ds) {
     const CeEnvironment<Counted> env{&terrain, origin_x, origin_y};
-    bench_ops::tally() = OpCounts{};
-    ce_derivative(p, env, input, s, ds);
-    return bench_ops::tally();
+    return bench_ops::count_ops([&] { ce_derivative(p, env, input, s, ds); });
   }
 };
 

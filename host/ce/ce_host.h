@@ -22,11 +22,10 @@ struct CeBench;  // host/ce/ce_bench.h
 
 inline constexpr RigidStateLayout ce_rigid_state{ce::kPos, ce::kQuat, ce::kVel, ce::kOmega, ce::kWheelSpin, true};
 
-struct CeHost {
+// Params, Def and a batch's Vehicles: ParamSetVehicles (host/batch/vehicle_snapshot.h).
+struct CeHost : ParamSetVehicles<CeParams<double>> {
   static constexpr VehicleModel kModel = VehicleModel::Ce;
   using Model = CeModel;                                      // kernel traits (physics/ce/ce_batch.h)
-  using Params = CeParams<double>;                            // the parameters named in scenarios and results.csv
-  using Def = Params;                                         // what Batch's constructor takes per vehicle
   static constexpr const char* kParamsTypeName = "CeParams";  // Params in the Python API
   static constexpr int kStateSize = kCeStateSize;
   static constexpr bool kContactRequeryOptional = false;  // queries the terrain at every stage
@@ -57,30 +56,16 @@ struct CeHost {
     };
     return std::max(track(0), track(2)) + p.tire.width;
   }
-  // The tire, driveline and brakes every model shares.
-  static const VehicleCommon<double>& common(const Params& p) { return p; }
   template <class T>
   static typename Model::template Params<T> to_precision(const Params& p) {
     return convert_ce_params<T>(p);
   }
-  // A batch's vehicles from their parameter sets (the pgs solver settings do not apply).
-  static std::vector<Def> batch_defs(std::vector<Params> p, const PgsVehicleDef&) { return p; }
   // Vehicle v's parameters as a batch holds them.
   static const Params& batch_params(const Batch& b, int v) { return b.ce_params(v); }
 
   // ---- a batch's vehicles (host/batch/batch_model.h) ----
-  struct Vehicles {
-    std::vector<Params> params;
-  };
-  static Vehicles vehicles(std::vector<Def> defs) { return {std::move(defs)}; }
-  static size_t count(const Vehicles& vs) { return vs.params.size(); }
-  static const VehicleCommon<double>& common(const Vehicles& vs, int v) { return common(vehicle_entry(vs.params, v)); }
-  static const Params& checked_params(const Vehicles& vs, int v) { return vehicle_entry(vs.params, v); }
   static const StrutParams<double>* strut_params(const Vehicles&, int) { return nullptr; }
   static const CeParams<double>* ce_params(const Vehicles& vs, int v) { return &vehicle_entry(vs.params, v); }
-  static const PgsVehicleParams<double>* pgs_params(const Vehicles&, int) { return nullptr; }
-  static void prepare(Vehicles&, const BatchOptions&, const TerrainDesc<double>&) {}
-  static const std::vector<Params>& kernel_params(const Vehicles& vs) { return vs.params; }
 
   // Placing vehicles at rest on the terrain (Batch::set_initial_conditions): a Newton rest state
   // (~0.2 ms each). With one shared parameter set, one per distinct speed, solved up front; with
@@ -127,7 +112,6 @@ struct CeHost {
   // velocity in chassis axes; the snapshot gives the chassis COM and its world velocity.
   static constexpr const RigidStateLayout* kRigidState = &ce_rigid_state;
   static Vec3<double> com_offset(const Vehicles& vs, int v) { return vehicle_entry(vs.params, v).chassis_com; }
-  static void snapshot(const Vehicles&, int, const double*, double, double, VehicleSnapshot&) {}  // kRigidState's
   static double mechanical_energy(const Vehicles& vs, int v, const TerrainDesc<double>& ground, double origin_x,
                                   double origin_y, const std::vector<double>& s) {
     const CeEnvironment<double> env{&ground, origin_x, origin_y};

@@ -128,9 +128,7 @@ OpProfile count_ops(const typename M::Def& p, double step) {
     view.status = &status;
     view.inputs = inputs.data();
     view.metrics = metrics.data();
-    bench_ops::tally() = OpCounts{};
-    run_vehicle(view, 0, steps);
-    runs[steps - 1] = bench_ops::tally();
+    runs[steps - 1] = bench_ops::count_ops([&] { run_vehicle(view, 0, steps); });
   }
   profile.step = runs[1] - runs[0];
   profile.launch = runs[0] - profile.step;

@@ -29,6 +29,10 @@ inline OpCounts& tally() {
   return counts;
 }
 
+// The counted arithmetic operators, each X(operator, the tally it counts in); the compound
+// forms count the same.
+#define FLEETDYN_COUNTED_ARITHMETIC(X) X(+, add) X(-, add) X(*, mul) X(/, div)
+
 // A double that counts the operations done on it. Trivial, same layout as double, so a parameter
 // struct of doubles can be copied into one of these bytewise.
 struct Counted {
@@ -37,107 +41,77 @@ struct Counted {
   Counted(double x) : v(x) {}  // implicit: literals and integers mix with the scalar in the physics
   explicit operator double() const { return v; }
   explicit operator int() const { return static_cast<int>(v); }
-  Counted& operator+=(Counted b) {
-    ++tally().add;
-    v += b.v;
-    return *this;
+#define FLEETDYN_COUNTED_COMPOUND(op, count) \
+  Counted& operator op##=(Counted b) {       \
+    ++tally().count;                         \
+    v = v op b.v;                            \
+    return *this;                            \
   }
-  Counted& operator-=(Counted b) {
-    ++tally().add;
-    v -= b.v;
-    return *this;
-  }
-  Counted& operator*=(Counted b) {
-    ++tally().mul;
-    v *= b.v;
-    return *this;
-  }
-  Counted& operator/=(Counted b) {
-    ++tally().div;
-    v /= b.v;
-    return *this;
-  }
+  FLEETDYN_COUNTED_ARITHMETIC(FLEETDYN_COUNTED_COMPOUND)
+#undef FLEETDYN_COUNTED_COMPOUND
 };
 
-inline Counted operator+(Counted a, Counted b) {
-  ++tally().add;
-  return Counted(a.v + b.v);
-}
-inline Counted operator-(Counted a, Counted b) {
-  ++tally().add;
-  return Counted(a.v - b.v);
-}
-inline Counted operator*(Counted a, Counted b) {
-  ++tally().mul;
-  return Counted(a.v * b.v);
-}
-inline Counted operator/(Counted a, Counted b) {
-  ++tally().div;
-  return Counted(a.v / b.v);
-}
+#define FLEETDYN_COUNTED_BINARY(op, count)           \
+  inline Counted operator op(Counted a, Counted b) { \
+    ++tally().count;                                 \
+    return Counted(a.v op b.v);                      \
+  }
+FLEETDYN_COUNTED_ARITHMETIC(FLEETDYN_COUNTED_BINARY)
+#undef FLEETDYN_COUNTED_BINARY
 inline Counted operator-(Counted a) { return Counted(-a.v); }  // sign flip: free
-inline bool operator<(Counted a, Counted b) {
-  ++tally().compare;
-  return a.v < b.v;
+#define FLEETDYN_COUNTED_COMPARISON(op)           \
+  inline bool operator op(Counted a, Counted b) { \
+    ++tally().compare;                            \
+    return a.v op b.v;                            \
+  }
+FLEETDYN_COUNTED_COMPARISON(<)
+FLEETDYN_COUNTED_COMPARISON(<=)
+FLEETDYN_COUNTED_COMPARISON(>)
+FLEETDYN_COUNTED_COMPARISON(>=)
+FLEETDYN_COUNTED_COMPARISON(==)
+FLEETDYN_COUNTED_COMPARISON(!=)
+#undef FLEETDYN_COUNTED_COMPARISON
+#undef FLEETDYN_COUNTED_ARITHMETIC
+
+// The operations run() does on the counting scalar.
+template <class Run>
+OpCounts count_ops(Run&& run) {
+  tally() = OpCounts{};
+  run();
+  return tally();
 }
-inline bool operator<=(Counted a, Counted b) {
-  ++tally().compare;
-  return a.v <= b.v;
-}
-inline bool operator>(Counted a, Counted b) {
-  ++tally().compare;
-  return a.v > b.v;
-}
-inline bool operator>=(Counted a, Counted b) {
-  ++tally().compare;
-  return a.v >= b.v;
-}
-inline bool operator==(Counted a, Counted b) {
-  ++tally().compare;
-  return a.v == b.v;
-}
-inline bool operator!=(Counted a, Counted b) {
-  ++tally().compare;
-  return a.v != b.v;
-}
+
+// What every model's bench traits (host/<model>/<model>_bench.h) share: the model, its parameter
+// struct and the counting scalar.
+template <class VehicleModelT, template <class> class ParamsT>
+struct BenchTraits {
+  using Counted = bench_ops::Counted;
+  using OpCounts = bench_ops::OpCounts;
+  using Model = VehicleModelT;
+  template <class T>
+  using Params = ParamsT<T>;
+};
 
 }  // namespace bench_ops
 }  // namespace fleetdyn
 
 namespace std {
 using fleetdyn::bench_ops::Counted;
-inline Counted sqrt(Counted a) {
-  ++fleetdyn::bench_ops::tally().sqrt;
-  return Counted(std::sqrt(a.v));
-}
-inline Counted fabs(Counted a) {
-  ++fleetdyn::bench_ops::tally().other;
-  return Counted(std::fabs(a.v));
-}
-inline Counted floor(Counted a) {
-  ++fleetdyn::bench_ops::tally().other;
-  return Counted(std::floor(a.v));
-}
-inline Counted sin(Counted a) {
-  ++fleetdyn::bench_ops::tally().transcendental;
-  return Counted(std::sin(a.v));
-}
-inline Counted cos(Counted a) {
-  ++fleetdyn::bench_ops::tally().transcendental;
-  return Counted(std::cos(a.v));
-}
-inline Counted tan(Counted a) {
-  ++fleetdyn::bench_ops::tally().transcendental;
-  return Counted(std::tan(a.v));
-}
-inline Counted exp(Counted a) {
-  ++fleetdyn::bench_ops::tally().transcendental;
-  return Counted(std::exp(a.v));
-}
-inline Counted asin(Counted a) {
-  ++fleetdyn::bench_ops::tally().transcendental;
-  return Counted(std::asin(a.v));
-}
+// The counted math functions of one argument, each with the tally it counts in.
+#define FLEETDYN_COUNTED_FUNCTION(name, count) \
+  inline Counted name(Counted a) {             \
+    ++fleetdyn::bench_ops::tally().count;      \
+    return Counted(std::name(a.v));            \
+  }
+FLEETDYN_COUNTED_FUNCTION(sqrt, sqrt)
+FLEETDYN_COUNTED_FUNCTION(fabs, other)
+FLEETDYN_COUNTED_FUNCTION(floor, other)
+FLEETDYN_COUNTED_FUNCTION(sin, transcendental)
+FLEETDYN_COUNTED_FUNCTION(cos, transcendental)
+FLEETDYN_COUNTED_FUNCTION(tan, transcendental)
+FLEETDYN_COUNTED_FUNCTION(exp, transcendental)
+FLEETDYN_COUNTED_FUNCTION(asin, transcendental)
+#undef FLEETDYN_COUNTED_FUNCTION
 inline Counted atan2(Counted a, Counted b) {
   ++fleetdyn::bench_ops::tally().transcendental;
   return Counted(std::atan2(a.v, b.v));

@@ -58,27 +58,19 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"strut", "ce", "pgs"}))
       ->capture_default_str();
   bench_cmd->add_option("--sizes", bench.sizes, "Vehicles per batch, comma separated")->delimiter(',')->capture_default_str();
-  bench_cmd->add_option("--backends", bench.backends, "Backends, comma separated")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"cpu", "cuda"}))
-      ->capture_default_str();
-  bench_cmd->add_option("--precisions", bench.precisions, "Precisions, comma separated")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"fp32", "fp64"}))
-      ->capture_default_str();
+  // A comma-separated list of choices.
+  const auto add_choices = [bench_cmd](const char* name, std::vector<std::string>& values, const char* help,
+                                       const std::vector<std::string>& choices) {
+    bench_cmd->add_option(name, values, help)->delimiter(',')->check(CLI::IsMember(choices))->capture_default_str();
+  };
+  add_choices("--backends", bench.backends, "Backends, comma separated", {"cpu", "cuda"});
+  add_choices("--precisions", bench.precisions, "Precisions, comma separated", {"fp32", "fp64"});
   bench_cmd->add_option("--threads", bench.cpu_threads, "CPU thread counts, comma separated")->delimiter(',')->capture_default_str();
-  bench_cmd
-      ->add_option("--params", bench.param_sets,
-                   "Parameter sets: shared (one for the batch) and/or per-vehicle (Monte Carlo scatter)")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"shared", "per-vehicle"}))
-      ->capture_default_str();
-  bench_cmd
-      ->add_option("--cpu-paths", bench.cpu_paths,
-                   "CPU code paths: simd (vehicles in SIMD lanes, the default) and/or scalar")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"simd", "scalar"}))
-      ->capture_default_str();
+  add_choices("--params", bench.param_sets,
+              "Parameter sets: shared (one for the batch) and/or per-vehicle (Monte Carlo scatter)",
+              {"shared", "per-vehicle"});
+  add_choices("--cpu-paths", bench.cpu_paths,
+              "CPU code paths: simd (vehicles in SIMD lanes, the default) and/or scalar", {"simd", "scalar"});
   bench_cmd->add_option("--min-time", bench.min_wall_seconds, "Minimum wall time per measurement [s]")->capture_default_str();
   bench_cmd->add_option("--out", bench.out_dir, "Result folder")->capture_default_str();
   bench_cmd->add_option("--machine", bench.machine, "Machine label for the result file (default: the host name)");

@@ -11,12 +11,7 @@
 namespace fleetdyn {
 
 // The pgs model's vehicle: ce's HMMWV as 17 bodies (fleetdyn/pgs_vehicle.h), 30 fixed sweeps.
-struct PgsBench {
-  using Counted = bench_ops::Counted;  // the counting scalar (host/cli/bench_ops.h)
-  using OpCounts = bench_ops::OpCounts;
-  using Model = PgsVehicleModel;
-  template <class T>
-  using Params = PgsVehicleParams<T>;
+struct PgsBench : bench_ops::BenchTraits<PgsVehicleModel, PgsVehicleParams> {
   using Def = PgsVehicleDef;
   static Params<double> kernel_params(const Def& d, double step) {
     return build_pgs_vehicle_params<double>(d, step, default_terrain_desc<double>());
@@ -42,9 +37,9 @@ struct PgsBench {
     std::vector<Counted> work(s, s + pgsv::kStateSize);
     pgsv::offset_positions(work.data(), Counted(1.0));
     pgsv::Loads<Counted> loads;
-    bench_ops::tally() = OpCounts{};
-    pgsv::vehicle_loads(p, terrain, origin_x, origin_y, input, Counted(1e-3), pgs::Strided<Counted>{work.data(), 1, 0}, loads);
-    return bench_ops::tally();
+    return bench_ops::count_ops([&] {
+      pgsv::vehicle_loads(p, terrain, origin_x, origin_y, input, Counted(1e-3), pgs::Strided<Counted>{work.data(), 1, 0}, loads);
+    });
   }
 };
 

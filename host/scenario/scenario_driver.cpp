@@ -35,9 +35,10 @@ DriverSpec parse_driver(const Ctx& ctx, const YAML::Node& node, const InitialCon
   d.type = type;
   std::vector<std::string> allowed = {"type"};
   if (type == "path") {
-    allowed.insert(allowed.end(),
-                   {"path", "speed", "radius", "left", "vehicle_width", "points", "closed", "tracker", "lookahead_base",
-                    "lookahead_gain", "stanley_gain", "stanley_softening", "max_steer_rate", "speed_kp", "speed_ki"});
+    allowed.insert(allowed.end(), {"path", "speed", "radius", "left", "vehicle_width", "points", "closed", "tracker"});
+#define FLEETDYN_ALLOW_SETTING(name, ...) allowed.push_back(#name);
+    FLEETDYN_PATH_DRIVER_SETTINGS(FLEETDYN_ALLOW_SETTING)
+#undef FLEETDYN_ALLOW_SETTING
   } else {
     allowed.insert(allowed.end(), {"amplitude", "rate", "start_time", "throttle", "throttle_before", "brake"});
     if (type == "fishhook") allowed.insert(allowed.end(), {"hold", "roll_rate_threshold_deg"});

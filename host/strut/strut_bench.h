@@ -12,12 +12,7 @@
 
 namespace fleetdyn {
 
-struct StrutBench {
-  using Counted = bench_ops::Counted;  // the counting scalar (host/cli/bench_ops.h)
-  using OpCounts = bench_ops::OpCounts;
-  using Model = StrutModel;
-  template <class T>
-  using Params = StrutParams<T>;
+struct StrutBench : bench_ops::BenchTraits<StrutModel, StrutParams> {
   using Def = Params<double>;  // what a Batch is built from
   static const Params<double>& kernel_params(const Def& d, double) { return d; }
   static constexpr VehicleModel kModel = StrutHost::kModel;
@@ -41,9 +36,8 @@ struct StrutBench {
   static OpCounts count_derivative(const Params<Counted>& p, const TerrainDesc<Counted>& terrain, Counted origin_x,
                                    Counted origin_y, DriverInput<Counted> input, const Counted* s, Counted* ds) {
     const StrutEnvironment<Counted> env(p, &terrain, origin_x, origin_y, input);
-    bench_ops::tally() = OpCounts{};
-    strut_derivative(p, env, input, s, ds, static_cast<StrutDiagnostics<Counted>*>(nullptr));
-    return bench_ops::tally();
+    return bench_ops::count_ops(
+        [&] { strut_derivative(p, env, input, s, ds, static_cast<StrutDiagnostics<Counted>*>(nullptr)); });
   }
 };
 

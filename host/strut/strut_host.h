@@ -22,11 +22,10 @@ struct StrutBench;  // host/strut/strut_bench.h
 inline constexpr RigidStateLayout strut_rigid_state{strut::kPos,   strut::kQuat,      strut::kVel,
                                                     strut::kOmega, strut::kWheelSpin, false};
 
-struct StrutHost {
+// Params, Def and a batch's Vehicles: ParamSetVehicles (host/batch/vehicle_snapshot.h).
+struct StrutHost : ParamSetVehicles<StrutParams<double>> {
   static constexpr VehicleModel kModel = VehicleModel::Strut;
   using Model = StrutModel;                                      // kernel traits (physics/strut/strut_batch.h)
-  using Params = StrutParams<double>;                            // the parameters named in scenarios and results.csv
-  using Def = Params;                                            // what Batch's constructor takes per vehicle
   static constexpr const char* kParamsTypeName = "StrutParams";  // Params in the Python API
   static constexpr int kStateSize = kStrutStateSize;
   static constexpr bool kContactRequeryOptional = true;  // BatchOptions::requery_contact = false allowed
@@ -46,31 +45,16 @@ struct StrutHost {
   static StepAnalysis step_analysis(const Params& p) { return strut_step_analysis(p); }
   // [m] across the outer tire faces: the wider track plus a tire width (a study's lane events).
   static double vehicle_width(const Params& p) { return std::max(p.track_front, p.track_rear) + p.tire.width; }
-  // The tire, driveline and brakes every model shares.
-  static const VehicleCommon<double>& common(const Params& p) { return p; }
   template <class T>
   static typename Model::template Params<T> to_precision(const Params& p) {
     return convert_params<T>(p);
   }
-  // A batch's vehicles from their parameter sets (the pgs solver settings do not apply).
-  static std::vector<Def> batch_defs(std::vector<Params> p, const PgsVehicleDef&) { return p; }
   // Vehicle v's parameters as a batch holds them.
   static const Params& batch_params(const Batch& b, int v) { return b.params(v); }
 
   // ---- a batch's vehicles (host/batch/batch_model.h) ----
-  struct Vehicles {
-    std::vector<Params> params;
-  };
-  static Vehicles vehicles(std::vector<Def> defs) { return {std::move(defs)}; }
-  static size_t count(const Vehicles& vs) { return vs.params.size(); }
-  static const VehicleCommon<double>& common(const Vehicles& vs, int v) { return vehicle_entry(vs.params, v); }
-  static const Params& checked_params(const Vehicles& vs, int v) { return vehicle_entry(vs.params, v); }
   static const StrutParams<double>* strut_params(const Vehicles& vs, int v) { return &vehicle_entry(vs.params, v); }
   static const CeParams<double>* ce_params(const Vehicles&, int) { return nullptr; }
-  static const PgsVehicleParams<double>* pgs_params(const Vehicles&, int) { return nullptr; }
-  // Once the batch's options and terrain are known (nothing to build).
-  static void prepare(Vehicles&, const BatchOptions&, const TerrainDesc<double>&) {}
-  static const std::vector<Params>& kernel_params(const Vehicles& vs) { return vs.params; }
 
   // Placing vehicles at rest on the terrain (Batch::set_initial_conditions): cheap, one thread.
   struct Placement {
@@ -85,7 +69,6 @@ struct StrutHost {
   // Read-back (Batch::snapshots): a rigid-body state whose frame is the body COM.
   static constexpr const RigidStateLayout* kRigidState = &strut_rigid_state;
   static Vec3<double> com_offset(const Vehicles&, int) { return {}; }
-  static void snapshot(const Vehicles&, int, const double*, double, double, VehicleSnapshot&) {}  // kRigidState's
   static double mechanical_energy(const Vehicles& vs, int v, const TerrainDesc<double>& ground, double origin_x,
                                   double origin_y, const std::vector<double>& s) {
     return strut_energy(vehicle_entry(vs.params, v), ground, origin_x, origin_y, s.data()).total();

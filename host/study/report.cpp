@@ -330,6 +330,22 @@ std::string stats_row(const std::string& name, const std::string& unit, const Co
   return h + "</tr>";
 }
 
+// A table of the columns' statistics (one stats_row each), or `empty_message` where there are none.
+template <class Column>
+void stats_table(std::string& h, const std::vector<Column>& columns, const std::vector<ColumnStats>& stats,
+                 const char* kind, const char* empty_message, bool mean_std) {
+  if (columns.empty()) {
+    h += std::string("<p class=\"empty\">") + empty_message + "</p>\n";
+    return;
+  }
+  h += std::string("<table class=\"data\"><thead><tr><th>") + kind + "</th><th>n</th><th>missing</th>" +
+       (mean_std ? "<th>mean</th><th>std</th>" : "") +
+       "<th>min</th><th>5&nbsp;%</th><th>median</th><th>95&nbsp;%</th><th>max</th></tr></thead><tbody>\n";
+  for (size_t i = 0; i < columns.size(); ++i)
+    h += stats_row(columns[i].name, columns[i].unit, stats[i], mean_std) + "\n";
+  h += "</tbody></table>\n";
+}
+
 std::string build_page(const StudyReport& r, const ReportOptions& o) {
   Aggregates a = aggregate(r, o);
   const std::string title = r.title.empty() ? "Monte Carlo study" + (r.scenario_name.empty() ? "" : ": " + r.scenario_name)
@@ -382,29 +398,9 @@ std::string build_page(const StudyReport& r, const ReportOptions& o) {
     h += "</tbody></table>\n";
   }
   h += "</div>\n<div>\n<h3>Metrics</h3>\n";
-  if (r.metrics.empty()) {
-    h += "<p class=\"empty\">No metrics were recorded in this study.</p>\n";
-  } else {
-    h += "<table "
-         "class=\"data\"><thead><tr><th>metric</th><th>n</th><th>missing</th><th>mean</th><th>std</th><th>min</"
-         "th><th>5&nbsp;%</th>"
-         "<th>median</th><th>95&nbsp;%</th><th>max</th></tr></thead><tbody>\n";
-    for (size_t i = 0; i < r.metrics.size(); ++i)
-      h += stats_row(r.metrics[i].name, r.metrics[i].unit, a.metric_stats[i], true) + "\n";
-    h += "</tbody></table>\n";
-  }
+  stats_table(h, r.metrics, a.metric_stats, "metric", "No metrics were recorded in this study.", true);
   h += "</div>\n<div>\n<h3>Sampled parameters</h3>\n";
-  if (r.parameters.empty()) {
-    h += "<p class=\"empty\">No parameters were sampled in this study.</p>\n";
-  } else {
-    h += "<table "
-         "class=\"data\"><thead><tr><th>parameter</th><th>n</th><th>missing</th><th>min</th><th>5&nbsp;%</"
-         "th><th>median</th>"
-         "<th>95&nbsp;%</th><th>max</th></tr></thead><tbody>\n";
-    for (size_t i = 0; i < r.parameters.size(); ++i)
-      h += stats_row(r.parameters[i].name, r.parameters[i].unit, a.parameter_stats[i], false) + "\n";
-    h += "</tbody></table>\n";
-  }
+  stats_table(h, r.parameters, a.parameter_stats, "parameter", "No parameters were sampled in this study.", false);
   h += "</div>\n</div>\n</section>\n";
 
   // plot sections: the script fills the containers; a note stands in for an empty section

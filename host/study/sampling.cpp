@@ -213,13 +213,11 @@ void validate_distribution(const Distribution& d) {
       ordered(d.min, d.max);
       return;
     case DistributionKind::Normal:
+    case DistributionKind::TruncatedNormal:
       finite("mean", d.mean);
       positive("sd", d.sd);
-      return;
-    case DistributionKind::TruncatedNormal:  // bounds may be infinite (one-sided truncation)
-      finite("mean", d.mean);
-      positive("sd", d.sd);
-      ordered(d.min, d.max);
+      // The truncation's bounds may be infinite (one-sided truncation).
+      if (d.kind == DistributionKind::TruncatedNormal) ordered(d.min, d.max);
       return;
     case DistributionKind::LogNormal:
       finite("mu", d.mu);

@@ -99,14 +99,13 @@ Distribution parse_distribution(const Ctx& ctx, const YAML::Node& node, const st
       d.max = val("max");
       break;
     case DistributionKind::Normal:
-      d.mean = num("mean");
-      d.sd = num("sd");
-      break;
     case DistributionKind::TruncatedNormal:
       d.mean = num("mean");
       d.sd = num("sd");
-      d.min = val("min");
-      d.max = val("max");
+      if (d.kind == DistributionKind::TruncatedNormal) {
+        d.min = val("min");
+        d.max = val("max");
+      }
       break;
     case DistributionKind::LogNormal:
       d.mu = num("mu");

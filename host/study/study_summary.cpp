@@ -36,14 +36,13 @@ json distribution_json(const Distribution& d) {
       j["max"] = d.max;
       break;
     case DistributionKind::Normal:
-      j["mean"] = d.mean;
-      j["sd"] = d.sd;
-      break;
     case DistributionKind::TruncatedNormal:
       j["mean"] = d.mean;
       j["sd"] = d.sd;
-      j["min"] = d.min;
-      j["max"] = d.max;
+      if (d.kind == DistributionKind::TruncatedNormal) {
+        j["min"] = d.min;
+        j["max"] = d.max;
+      }
       break;
     case DistributionKind::LogNormal:
       j["mu"] = d.mu;

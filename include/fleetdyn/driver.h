@@ -50,6 +50,18 @@ struct PathDriverSettings {
   double speed_ki = 0.1;           // [1/m] pedal per m of integrated speed error
 };
 
+// PathDriverSettings' numeric fields, each X(name, lower bound open, unit): all lie in [0, inf)
+// (open at 0 where marked). Checked, copied into the physics' PathDriverParams and named by the
+// bindings from this one list.
+#define FLEETDYN_PATH_DRIVER_SETTINGS(X) \
+  X(lookahead_base, true, "m")           \
+  X(lookahead_gain, false, "s")          \
+  X(stanley_gain, false, "1/s")          \
+  X(stanley_softening, true, "m/s")      \
+  X(max_steer_rate, false, "1/s")        \
+  X(speed_kp, false, "s/m")              \
+  X(speed_ki, false, "1/m")
+
 // A closed circle of `points` vertices through (x, y), heading `yaw` [rad] there, turning left
 // (counter-clockwise) or right; target speed `speed` throughout (ISO 4138 constant radius).
 inline Path circle_path(double radius, double speed, int points = 720, double x = 0.0, double y = 0.0, double yaw = 0.0,
@@ -150,6 +162,22 @@ struct SteerProgram {
   double throttle = 0.0;                         // [0, 1] from start_time (the standards release it: coast)
   double brake = 0.0;                            // [0, 1] from start_time
 };
+
+// SteerProgram's numeric fields, each X(name, lower bound, lower bound open, upper bound, unit,
+// fishhook only): checked and copied into the physics' SteerProgramParams from this one list.
+// A field marked fishhook only must be finite for every kind and lie in its range for Fishhook
+// (RampHold reads hold <= 0 as "to the end").
+#define FLEETDYN_STEER_PROGRAM_FIELDS(X)                      \
+  X(start_time, 0.0, false, INFINITY, "s", false)             \
+  X(amplitude, -1.0, false, 1.0, "", false)                   \
+  X(rate, 0.0, true, INFINITY, "1/s", false)                  \
+  X(hold, 0.0, false, INFINITY, "s", true)                    \
+  X(frequency, 0.0, true, INFINITY, "Hz", false)              \
+  X(dwell, 0.0, false, INFINITY, "s", false)                  \
+  X(roll_rate_threshold, 0.0, true, INFINITY, "rad/s", false) \
+  X(throttle_before, 0.0, false, 1.0, "", false)              \
+  X(throttle, 0.0, false, 1.0, "", false)                     \
+  X(brake, 0.0, false, 1.0, "", false)
 
 // Normalized steer per radian of handwheel for a steering ratio i and the road-wheel angle at
 // full input (strut: max_steer): 720 deg/s of handwheel is 4 pi * steer_per_handwheel(i, a) /s.

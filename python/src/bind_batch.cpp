@@ -496,17 +496,15 @@ void bind_batch(py::module_& m) {
         for (auto item : settings) {
           const auto key = key_name(item.first, "settings");
           const double v = number_from(item.second, "settings['" + key + "']");
-          if (key == "lookahead_base") s.lookahead_base = v;
-          else if (key == "lookahead_gain") s.lookahead_gain = v;
-          else if (key == "stanley_gain") s.stanley_gain = v;
-          else if (key == "stanley_softening") s.stanley_softening = v;
-          else if (key == "max_steer_rate") s.max_steer_rate = v;
-          else if (key == "speed_kp") s.speed_kp = v;
-          else if (key == "speed_ki") s.speed_ki = v;
-          else
-            throw py::value_error("path driver: unknown setting '" + key +
-                                  "' (known: lookahead_base, lookahead_gain, stanley_gain, stanley_softening, "
-                                  "max_steer_rate, speed_kp, speed_ki)");
+          double* field = nullptr;
+          std::string known;
+#define FLEETDYN_SETTING_FIELD(name, ...) \
+  if (key == #name) field = &s.name;      \
+  known += known.empty() ? #name : std::string(", ") + #name;
+          FLEETDYN_PATH_DRIVER_SETTINGS(FLEETDYN_SETTING_FIELD)
+#undef FLEETDYN_SETTING_FIELD
+          if (!field) throw py::value_error("path driver: unknown setting '" + key + "' (known: " + known + ")");
+          *field = v;
         }
         b.set_path_driver(ps, int_list(vehicle_path, "vehicle_path"), {s});
       },

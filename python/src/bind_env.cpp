@@ -226,6 +226,19 @@ const std::vector<std::string>& end_reason_names() {
   return names;
 }
 
+// A zero-copy view of one of the env's buffers: [num_envs], or [num_envs][observation_size()]
+// where `observation_rows`.
+template <class E>
+auto buffer(const E* (VectorEnv::*get)() const, ElementType type, bool observation_rows = false) {
+  return [get, type, observation_rows](py::object self) {
+    VectorEnvCore& c = self.cast<VectorEnvCore&>();
+    VectorEnv& e = c.env();
+    std::vector<int64_t> shape{e.num_envs()};
+    if (observation_rows) shape.push_back(e.observation_size());
+    return c.view((e.*get)(), std::move(shape), type, self);
+  };
+}
+
 }  // namespace
 
 void bind_env(py::module_& m) {
@@ -285,53 +298,15 @@ void bind_env(py::module_& m) {
           "synchronize", [](Core& c) { c.env().synchronize(); }, py::call_guard<py::gil_scoped_release>())
       .def("close", &Core::close)
       // Zero-copy views of the buffers (overwritten by the next step / reset).
-      .def("observations",
-           [](py::object self) {
-             Core& c = self.cast<Core&>();
-             VectorEnv& e = c.env();
-             return c.view(e.observations(), {e.num_envs(), e.observation_size()}, ElementType::Float32, self);
-           })
-      .def("rewards",
-           [](py::object self) {
-             Core& c = self.cast<Core&>();
-             return c.view(c.env().rewards(), {c.env().num_envs()}, ElementType::Float32, self);
-           })
-      .def("terminated",
-           [](py::object self) {
-             Core& c = self.cast<Core&>();
-             return c.view(c.env().terminated(), {c.env().num_envs()}, ElementType::Bool8, self);
-           })
-      .def("truncated",
-           [](py::object self) {
-             Core& c = self.cast<Core&>();
-             return c.view(c.env().truncated(), {c.env().num_envs()}, ElementType::Bool8, self);
-           })
-      .def("final_observations",
-           [](py::object self) {
-             Core& c = self.cast<Core&>();
-             VectorEnv& e = c.env();
-             return c.view(e.final_observations(), {e.num_envs(), e.observation_size()}, ElementType::Float32, self);
-           })
-      .def("has_final",
-           [](py::object self) {
-             Core& c = self.cast<Core&>();
-             return c.view(c.env().has_final(), {c.env().num_envs()}, ElementType::Bool8, self);
-           })
-      .def("final_returns",
-           [](py::object self) {
-             Core& c = self.cast<Core&>();
-             return c.view(c.env().final_returns(), {c.env().num_envs()}, ElementType::Float32, self);
-           })
-      .def("final_lengths",
-           [](py::object self) {
-             Core& c = self.cast<Core&>();
-             return c.view(c.env().final_lengths(), {c.env().num_envs()}, ElementType::Int32, self);
-           })
-      .def("end_reasons",
-           [](py::object self) {
-             Core& c = self.cast<Core&>();
-             return c.view(c.env().end_reasons(), {c.env().num_envs()}, ElementType::Int32, self);
-           })
+      .def("observations", buffer(&VectorEnv::observations, ElementType::Float32, true))
+      .def("rewards", buffer(&VectorEnv::rewards, ElementType::Float32))
+      .def("terminated", buffer(&VectorEnv::terminated, ElementType::Bool8))
+      .def("truncated", buffer(&VectorEnv::truncated, ElementType::Bool8))
+      .def("final_observations", buffer(&VectorEnv::final_observations, ElementType::Float32, true))
+      .def("has_final", buffer(&VectorEnv::has_final, ElementType::Bool8))
+      .def("final_returns", buffer(&VectorEnv::final_returns, ElementType::Float32))
+      .def("final_lengths", buffer(&VectorEnv::final_lengths, ElementType::Int32))
+      .def("end_reasons", buffer(&VectorEnv::end_reasons, ElementType::Int32))
       // Parameters.
       .def(
           "set_base_param",

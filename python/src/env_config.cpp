@@ -191,22 +191,15 @@ const std::map<std::string, ConfigField>& config_fields() {
 #undef FLEETDYN_PY_BOOL
 #undef FLEETDYN_PY_INT
 #undef FLEETDYN_PY_FIELD
-    f["model"] = {[](VectorEnvConfig& c, const py::handle& v) {
-                    c.model = parse_model(string_from(v, "VectorEnv: model"));
-                  },
-                  [](const VectorEnvConfig& c) { return py::object(py::str(model_name(c.model))); }};
-    f["task"] = {[](VectorEnvConfig& c, const py::handle& v) {
-                   c.task = env_task_from_name(string_from(v, "VectorEnv: task"));
-                 },
-                 [](const VectorEnvConfig& c) { return py::object(py::str(env_task_name(c.task))); }};
-    f["backend"] = {[](VectorEnvConfig& c, const py::handle& v) {
-                      c.backend = parse_backend(string_from(v, "VectorEnv: backend"));
-                    },
-                    [](const VectorEnvConfig& c) { return py::object(py::str(backend_name(c.backend))); }};
-    f["precision"] = {[](VectorEnvConfig& c, const py::handle& v) {
-                        c.precision = parse_precision(string_from(v, "VectorEnv: precision"));
-                      },
-                      [](const VectorEnvConfig& c) { return py::object(py::str(precision_name(c.precision))); }};
+    // Enumerations by name.
+#define FLEETDYN_PY_NAMED(name, from_name, to_name)                                                                     \
+  f[#name] = {[](VectorEnvConfig& c, const py::handle& v) { c.name = from_name(string_from(v, "VectorEnv: " #name)); }, \
+              [](const VectorEnvConfig& c) { return py::object(py::str(to_name(c.name))); }};
+    FLEETDYN_PY_NAMED(model, parse_model, model_name)
+    FLEETDYN_PY_NAMED(task, env_task_from_name, env_task_name)
+    FLEETDYN_PY_NAMED(backend, parse_backend, backend_name)
+    FLEETDYN_PY_NAMED(precision, parse_precision, precision_name)
+#undef FLEETDYN_PY_NAMED
     f["vehicle"] = {[](VectorEnvConfig& c, const py::handle& v) { set_vehicle(c, v); },
                     [](const VectorEnvConfig& c) {
                       py::object out;
