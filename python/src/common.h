@@ -21,6 +21,9 @@ void bind_batch(py::module_& m);
 void bind_env(py::module_& m);
 void bind_buffer_view(py::module_& m);
 
+// A terrain description from Python: None (flat ground) or a dict (terrain_from.cpp).
+TerrainSpec terrain_from(const py::object& terrain);
+
 // Name parsers: throw py::value_error naming the allowed values.
 // A vector env's model (those with Host::kHasEnv); raises ValueError naming them.
 VehicleModel parse_model(const std::string& name);
