@@ -5,8 +5,8 @@
 # worst-case rerun), the physics tests (CPU, as a sanity check of the packed build), GPU runs of
 # the default scenarios, `fleetdyn bench` on CUDA and CPU for strut, ce and pgs, the pgs
 # solver's thread-vs-warp kernel benchmark, and compute-sanitizer memcheck and racecheck over
-# short runs of every kernel (scripts/gpu-sanitize.sh). Results go to $OUT (the device tool
-# brings them back) or to bench/results/ when $OUT is unset.
+# short runs of every kernel (scripts/gpu-sanitize.sh). Results go to $OUT when it is set,
+# else to bench/results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-bench/results}
