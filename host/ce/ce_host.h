@@ -13,7 +13,7 @@
 #include "fleetdyn/error.h"
 #include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/physics/ce/ce_batch.h"
-#include "host/batch/vehicle_snapshot.h"
+#include "host/batch/host_traits_base.h"
 
 namespace fleetdyn {
 
@@ -22,7 +22,7 @@ struct CeBench;  // host/ce/ce_bench.h
 
 inline constexpr RigidStateLayout ce_rigid_state{ce::kPos, ce::kQuat, ce::kVel, ce::kOmega, ce::kWheelSpin, true};
 
-// Params, Def and a batch's Vehicles: ParamSetVehicles (host/batch/vehicle_snapshot.h).
+// Params, Def and a batch's Vehicles: ParamSetVehicles (host/batch/host_traits_base.h).
 struct CeHost : ParamSetVehicles<CeParams<double>> {
   static constexpr VehicleModel kModel = VehicleModel::Ce;
   using Model = CeModel;                                      // kernel traits (physics/ce/ce_batch.h)

@@ -13,7 +13,7 @@
 #include "fleetdyn/error.h"
 #include "fleetdyn/pgs_vehicle.h"
 #include "fleetdyn/physics/pgs/pgs_vehicle_batch.h"
-#include "host/batch/vehicle_snapshot.h"
+#include "host/batch/host_traits_base.h"
 #include "host/ce/ce_host.h"
 
 namespace fleetdyn {

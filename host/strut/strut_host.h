@@ -12,7 +12,7 @@
 #include "fleetdyn/physics/strut/strut_batch.h"
 #include "fleetdyn/physics/strut/strut_initial.h"
 #include "fleetdyn/vehicle.h"
-#include "host/batch/vehicle_snapshot.h"
+#include "host/batch/host_traits_base.h"
 
 namespace fleetdyn {
 
@@ -22,7 +22,7 @@ struct StrutBench;  // host/strut/strut_bench.h
 inline constexpr RigidStateLayout strut_rigid_state{strut::kPos,   strut::kQuat,      strut::kVel,
                                                     strut::kOmega, strut::kWheelSpin, false};
 
-// Params, Def and a batch's Vehicles: ParamSetVehicles (host/batch/vehicle_snapshot.h).
+// Params, Def and a batch's Vehicles: ParamSetVehicles (host/batch/host_traits_base.h).
 struct StrutHost : ParamSetVehicles<StrutParams<double>> {
   static constexpr VehicleModel kModel = VehicleModel::Strut;
   using Model = StrutModel;                                      // kernel traits (physics/strut/strut_batch.h)
