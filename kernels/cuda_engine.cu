@@ -1,12 +1,15 @@
-// CUDA backend: one thread per vehicle, each running run_vehicle<Model> (the same source the
-// CPU backend runs) for all the steps of one launch, state in registers throughout. step()
-// only enqueues on the engine's stream; reads synchronize.
+// CUDA backend: each vehicle runs run_vehicle_steps<Model> (the same source the CPU backend runs)
+// for all the steps of one launch, state in registers throughout. Models written per corner
+// (their traits give a split layout: strut, ce) run four lanes per vehicle, one corner each
+// (kernels/corner_lanes.cuh); the others one thread per vehicle. step() only enqueues on the
+// engine's stream; reads synchronize.
 #include <cuda_runtime.h>
 
 #include <cstdlib>
 #include <cstring>
 
 #include "host/backend/cuda_engine.h"
+#include "kernels/corner_lanes.cuh"
 #include "kernels/cuda_check.h"
 #include "kernels/device_buffer.h"
 
@@ -19,6 +22,10 @@ constexpr int kThreadsPerBlock = 128;  // tunable in this one place
 // occupancy (bench/floor.md records what was measured).
 #ifndef FLEETDYN_CUDA_MIN_BLOCKS
 #define FLEETDYN_CUDA_MIN_BLOCKS 1
+#endif
+// The same for the four-lanes-per-vehicle kernel (-DFLEETDYN_CUDA_CORNER_MIN_BLOCKS=N).
+#ifndef FLEETDYN_CUDA_CORNER_MIN_BLOCKS
+#define FLEETDYN_CUDA_CORNER_MIN_BLOCKS 1
 #endif
 
 // kLocalParams: with one parameter set per vehicle (a Monte Carlo batch), each thread copies its
@@ -40,6 +47,17 @@ __global__ void __launch_bounds__(kThreadsPerBlock, FLEETDYN_CUDA_MIN_BLOCKS)
   } else {
     run_vehicle_steps<kDrivers>(view, view.params[v % view.param_count], v, steps);
   }
+}
+
+// Four lanes per vehicle, lane k holding corner k (the group's lanes share the vehicle's chassis
+// and its parameter set, read in place: the four lanes read the same words).
+template <class Model, class T, bool kDrivers>
+__global__ void __launch_bounds__(kThreadsPerBlock, FLEETDYN_CUDA_CORNER_MIN_BLOCKS)
+    corner_step_kernel(BatchView<Model, T> view, int steps) {
+  static_assert(kThreadsPerBlock % 32 == 0, "a vehicle's four lanes must lie in one warp");
+  const int v = (blockIdx.x * blockDim.x + threadIdx.x) / kCorners;
+  if (v >= view.vehicle_count) return;
+  run_vehicle_steps<kDrivers>(view, view.params[v % view.param_count], v, steps, CornerLane::of_thread(threadIdx.x));
 }
 
 // Which kernel serves a batch with more than one parameter set: the local copy unless the
@@ -73,7 +91,10 @@ class CudaEngine final : public Engine<Model, T> {
   if ((sync) == kSyncConstant ? first : ((sync)&parts) != 0) name##_.upload(host.name, stream_);
     FLEETDYN_BATCH_ARRAYS(FLEETDYN_UPLOAD_ARRAY)
 #undef FLEETDYN_UPLOAD_ARRAY
-    if (first) local_params_ = local_params_for(static_cast<int>(host.params.size()));
+    if (first) {
+      local_params_ = local_params_for(static_cast<int>(host.params.size()));
+      corner_lanes_ = corner_lanes_enabled();
+    }
     // The host vectors may change after this returns: finish the copies first.
     FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));
   }
@@ -83,6 +104,18 @@ class CudaEngine final : public Engine<Model, T> {
 #define FLEETDYN_DEVICE_ARRAY(sync, name, E, view) v.view = name##_.data();
     FLEETDYN_BATCH_ARRAYS(FLEETDYN_DEVICE_ARRAY)
 #undef FLEETDYN_DEVICE_ARRAY
+    if constexpr (HasCornerLanes<Model>::value) {
+      if (corner_lanes_) {
+        const int blocks = (v.vehicle_count * kCorners + kThreadsPerBlock - 1) / kThreadsPerBlock;
+        if (v.driver.mode != kDriverOpenLoop) {
+          corner_step_kernel<Model, T, true><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+        } else {
+          corner_step_kernel<Model, T, false><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+        }
+        FLEETDYN_CUDA_TRY(cudaGetLastError());
+        return;
+      }
+    }
     const int blocks = (v.vehicle_count + kThreadsPerBlock - 1) / kThreadsPerBlock;
     // Parameter sets too large for a per-thread copy (pgs: the core's model arrays, ~10-17 KB)
     // are always read in place; those kernels are never built with the copy.
@@ -112,6 +145,7 @@ class CudaEngine final : public Engine<Model, T> {
  private:
   cudaStream_t stream_ = nullptr;
   bool local_params_ = false;
+  bool corner_lanes_ = true;
   std::string name_;
   bool uploaded_ = false;
   using Params = typename Model::template Params<T>;

@@ -1,6 +1,8 @@
-// CUDA backend of the vector environment: one thread per env running the per-env routines of
-// physics/env/env_episode.h (the CPU backend's source), for every model (FLEETDYN_ENV_KINDS:
-// strut and ce; ce's reset solves its rest state in the thread, physics/ce/ce_rest.h). Every buffer
+// CUDA backend of the vector environment: the per-env routines of physics/env/env_episode.h (the
+// CPU backend's source), for every model (FLEETDYN_ENV_KINDS: strut and ce). The step runs four
+// lanes per env, one corner each (kernels/corner_lanes.cuh; one thread per env with
+// FLEETDYN_CUDA_LANES=vehicle); resets one thread per env (ce's solves its rest state in the
+// thread, physics/ce/ce_rest.h). Every buffer
 // lives on the device; step() enqueues on the env's stream and reads back nothing except, for
 // device actions, the one int of the action check.
 #include <cuda_runtime.h>
@@ -10,6 +12,7 @@
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/env/env_episode.h"
 #include "host/env/env_storage.h"
+#include "kernels/corner_lanes.cuh"
 #include "kernels/cuda_check.h"
 #include "kernels/device_buffer.h"
 
@@ -22,6 +25,13 @@ template <class Model, class T>
 __global__ void __launch_bounds__(kEnvThreadsPerBlock) env_step_kernel(EnvView<Model, T> view) {
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e < view.env_count) env::step_env(view, e);
+}
+
+template <class Model, class T>
+__global__ void __launch_bounds__(kEnvThreadsPerBlock) env_corner_step_kernel(EnvView<Model, T> view) {
+  static_assert(kEnvThreadsPerBlock % 32 == 0, "an env's four lanes must lie in one warp");
+  const int e = (blockIdx.x * blockDim.x + threadIdx.x) / kCorners;
+  if (e < view.env_count) env::step_env(view, e, CornerLane::of_thread(threadIdx.x));
 }
 
 template <class Model, class T>
@@ -111,7 +121,14 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
     }
     EnvView<Model, T> view = buffers(h);
     view.actions = device_actions;
-    env_step_kernel<Model, T><<<blocks(n), kEnvThreadsPerBlock, 0, stream_>>>(view);
+    bool launched = false;
+    if constexpr (HasCornerLanes<Model>::value) {
+      if (corner_lanes_) {
+        env_corner_step_kernel<Model, T><<<blocks(n * kCorners), kEnvThreadsPerBlock, 0, stream_>>>(view);
+        launched = true;
+      }
+    }
+    if (!launched) env_step_kernel<Model, T><<<blocks(n), kEnvThreadsPerBlock, 0, stream_>>>(view);
     FLEETDYN_CUDA_TRY(cudaGetLastError());
     return n;
   }
@@ -152,6 +169,7 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
     return device;
   }
   static int blocks(int n) { return (n + kEnvThreadsPerBlock - 1) / kEnvThreadsPerBlock; }
+  bool corner_lanes_ = corner_lanes_enabled();
   cudaStream_t stream_ = nullptr;
   int* bad_host_ = nullptr;                 // pinned
   float* staging_[2] = {nullptr, nullptr};  // pinned

@@ -5,7 +5,8 @@
 # worst-case rerun), the physics tests (CPU, as a sanity check of the packed build), GPU runs of
 # the default scenarios, `fleetdyn bench` on CUDA and CPU for strut, ce and pgs, the pgs
 # solver's thread-vs-warp kernel benchmark, and compute-sanitizer memcheck and racecheck over
-# short runs of every kernel (scripts/gpu-sanitize.sh). Results go to $OUT when it is set,
+# short runs of every kernel (scripts/gpu-sanitize.sh); four lanes per vehicle against one thread
+# per vehicle (bench and Nsight Compute). Results go to $OUT when it is set,
 # else to bench/results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +23,7 @@ run test_pgs_backends --gtest_output=json:"$out/test_pgs_backends.json" 2>&1 | t
 run test_pgs_vehicle --gtest_output=json:"$out/test_pgs_vehicle.json" 2>&1 | tail -25
 # A vehicle's bits whatever its batch (alone, shared or own parameters, driven), and a study's
 # worst cases re-simulated to the bits of their samples.csv rows, on CUDA.
+run test_corner_lanes 2>&1 | tail -4
 run test_batch_composition --gtest_output=json:"$out/test_batch_composition.json" 2>&1 | tail -25
 run test_study --gtest_filter='*OnCuda*' --gtest_output=json:"$out/test_study_cuda.json" 2>&1 | tail -12
 for t in test_strut_static test_strut_dynamics test_strut_energy test_strut_integrator test_ce_dynamics; do
@@ -36,6 +38,29 @@ cpus=$(nproc 2>/dev/null || echo 1)
 # CUDA up to a million vehicles; the host CPU of the GPU machine with 1 thread and all of them.
 run fleetdyn bench --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1,100,10000,100000,1000000 2>&1 | tail -14
 run fleetdyn bench --machine "$machine-host-cpu" --out "$out" --backends cpu --threads "1,$cpus" 2>&1 | tail -20
+# Four lanes per vehicle (strut, ce: the default) against one thread per vehicle
+# (FLEETDYN_CUDA_LANES=vehicle), alternating in one run, shared and per-vehicle parameters.
+for round in 1 2; do
+  for lanes in vehicle corners; do
+    for model in strut ce; do
+      export FLEETDYN_CUDA_LANES=$lanes
+      run fleetdyn bench --model "$model" --machine "$machine-cuda-lanes-$lanes-r$round" --out "$out" --backends cuda \
+        --sizes 100000,1000000 2>&1 | tail -10
+    done
+  done
+done
+unset FLEETDYN_CUDA_LANES
+# Nsight Compute on the strut fp32 kernels of both mappings: achieved occupancy, registers and
+# local-memory (spill) traffic of one launch at 10^5 vehicles.
+ncu_bin=$(command -v ncu 2>/dev/null || echo "$(dirname "$(command -v nvcc)")/ncu")
+for lanes in vehicle corners; do
+  echo "== ncu strut fp32, FLEETDYN_CUDA_LANES=$lanes"
+  FLEETDYN_CUDA_LANES=$lanes LD_LIBRARY_PATH="$PWD/.device/lib:${LD_LIBRARY_PATH:-}" "$ncu_bin" --clock-control none \
+    --kernel-name regex:'step_kernel' --launch-skip 2 --launch-count 1 \
+    --metrics sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__occupancy_limit_registers,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed \
+    .device/bin/fleetdyn bench --model strut --backends cuda --precisions fp32 --params shared --sizes 100000 \
+    --min-time 0.1 --out "$out/ncu-scratch" --quiet 2>&1 | tee "$out/ncu-strut-fp32-$lanes.txt" | tail -14
+done
 # ce (target: >= 330 000 vehicles in real time in fp32 at its 2 ms step).
 run fleetdyn bench --model ce --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1000,100000,1000000 \
   2>&1 | tail -14

@@ -3,20 +3,27 @@
 # table (bench/floor.md records them). Needs nvcc, no GPU. Compiles each kernels/*.cu the way the
 # build does (-O3, --fmad=false) for one architecture.
 #   scripts/kernel-resources.sh [ARCH=90] [FILE.cu ...]
+#   scripts/kernel-resources.sh --log BUILD_LOG   (the table from a build's output with -Xptxas=-v)
+# NVCC_FLAGS adds options (e.g. NVCC_FLAGS=-DFLEETDYN_CUDA_CORNER_MIN_BLOCKS=4).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-arch=${1:-90}
-shift || true
-files=("$@")
-[[ ${#files[@]} -gt 0 ]] || files=(kernels/*.cu)
-nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-for f in "${files[@]}"; do
-  "$nvcc" -std=c++17 -O3 -DNDEBUG -DFLEETDYN_HAS_CUDA=1 --fmad=false -I include -I . -isystem /usr/include/eigen3 \
-    --generate-code="arch=compute_$arch,code=sm_$arch" -Xptxas=-v -c "$f" -o "$out/$(basename "$f").o" \
-    2>"$out/$(basename "$f").log" || { cat "$out/$(basename "$f").log" >&2; exit 1; }
-done
+if [[ ${1:-} == --log ]]; then
+  cp "$2" "$out/build.log"
+else
+  arch=${1:-90}
+  shift || true
+  files=("$@")
+  [[ ${#files[@]} -gt 0 ]] || files=(kernels/*.cu)
+  nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+  for f in "${files[@]}"; do
+    # shellcheck disable=SC2086
+    "$nvcc" -std=c++17 -O3 -DNDEBUG -DFLEETDYN_HAS_CUDA=1 --fmad=false -I include -I . -isystem /usr/include/eigen3 ${NVCC_FLAGS:-} \
+      --generate-code="arch=compute_$arch,code=sm_$arch" -Xptxas=-v -c "$f" -o "$out/$(basename "$f").o" \
+      2>"$out/$(basename "$f").log" || { cat "$out/$(basename "$f").log" >&2; exit 1; }
+  done
+fi
 cat "$out"/*.log | python3 -c '
 import re, subprocess, sys
 rows, name = [], None
@@ -34,6 +41,12 @@ names = subprocess.run(["c++filt"], input="\n".join(r[0] for r in rows), capture
 print("| kernel | registers | stack (B) | spill stores (B) | spill loads (B) |")
 print("| --- | ---: | ---: | ---: | ---: |")
 for r, n in sorted(zip(rows, names), key=lambda x: x[1]):
-    n = re.sub(r"\(.*\)$", "", n).replace("fleetdyn::", "").replace("(anonymous namespace)::", "")
+    n = n.replace("(anonymous namespace)::", "").replace("fleetdyn::", "").removeprefix("void ")
+    depth = 0
+    for i in range(len(n) - 1, -1, -1):  # drop the parameter list: from the last ")" to its "("
+        depth += {")": 1, "(": -1}.get(n[i], 0)
+        if depth == 0 and n[i] == "(":
+            n = n[:i]
+            break
     print(f"| `{n}` | {r[1]} | {r[2]} | {r[3]} | {r[4]} |")
 '

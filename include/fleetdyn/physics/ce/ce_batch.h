@@ -22,7 +22,22 @@ FLEETDYN_FN bool ce_state_is_sane(const T* s) {
          all_below(s, kLca, kCorners, T(1.5707963)) && all_below(s, kLcaRate, kCorners, T(1e3));
 }
 
-// The metrics' view of a ce vehicle: its state at step start and that step's diagnostics. The
+// The same check on a corner group's split state: the chassis here, each held corner here, and
+// every corner of the vehicle through the group.
+template <class T, class Group>
+FLEETDYN_FN bool ce_corner_state_is_sane(const T* x, const Group& group) {
+  using namespace ce;
+  bool ok = all_below(x, 0, kChassisSize, T(1e7)) && all_below(x, kVel, 3, T(1e3)) && all_below(x, kOmega, 3, T(1e3));
+  for (int k = 0; k < Group::kCount; ++k) {
+    const int at = kChassisSize + kCornerSize * k;
+    ok = ok && all_below(x, at, kCornerSize, T(1e7)) && all_below(x, at + kCornerLca, 1, T(1.5707963)) &&
+         all_below(x, at + kCornerLcaRate, 1, T(1e3));
+  }
+  return group.all(ok);
+}
+
+// The metrics' view of a ce vehicle: its state at step start (either layout: the chassis
+// scalars it reads are at the same indices) and that step's diagnostics, the tire loads by corner. The
 // body COM is the chassis COM (ce's position state is the chassis frame origin).
 template <class T>
 FLEETDYN_FN MetricSample<T> ce_metric_sample(const CeParams<T>& p, const T* s, const CeDiagnostics<T>& diag) {
@@ -41,6 +56,11 @@ struct CeModel {
   using Params = CeParams<T>;
   static constexpr int kStateSize = kCeStateSize;
   static constexpr int kPosIndex = ce::kPos;
+  // The split layout of a corner group (ce_state.h).
+  static constexpr int kChassisSize = ce::kChassisSize;
+  static constexpr int kCornerSize = ce::kCornerSize;
+  static FLEETDYN_HD constexpr int chassis_index(int j) { return ce::chassis_state_index(j); }
+  static FLEETDYN_HD constexpr int corner_index(int corner, int j) { return ce::state_index(corner, j); }
 
   template <class T>
   static FLEETDYN_FN void step(const CeParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
@@ -50,9 +70,23 @@ struct CeModel {
     ce_step(p, CeEnvironment<T>{&terrain, origin_x, origin_y}, integ.step, integ.substeps, input, s, next, &diag);
     *sample = ce_metric_sample(p, s, diag);
   }
+  // One step of a corner group's corners (physics/core/corner_group.h), the split layout.
+  template <class T, class Group>
+  static FLEETDYN_FN void step_corners(const CeParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
+                                       const IntegratorSettings<T>& integ, DriverInput<T> input, const T* x, T* next,
+                                       MetricSample<T>* sample, const Group& group) {
+    CeDiagnostics<T> diag;
+    ce_step_split(p, CeEnvironment<T>{&terrain, origin_x, origin_y}, integ.step, integ.substeps, input, x, next, &diag, group);
+    group.share(diag.tire_normal_force);
+    *sample = ce_metric_sample(p, x, diag);
+  }
   template <class T>
   static FLEETDYN_FN bool state_is_sane(const T* s) {
     return ce_state_is_sane(s);
+  }
+  template <class T, class Group>
+  static FLEETDYN_FN bool corner_state_is_sane(const T* x, const Group& group) {
+    return ce_corner_state_is_sane(x, group);
   }
   // The body is the chassis: its COM and the COM's world velocity from the frame origin's.
   template <class T>

@@ -28,240 +28,41 @@
 //   wheel_spin [rad/s] wheel spin relative to the upright, + = rolling forward
 //   defl_long, defl_lat [m] tire transient deflections (TMeasy)
 //   steer      [rad]   steering angle (Pitman arm rotation, + = turn left)
+//
+// The corners' bodies (ce_corner.h), gathers and scatters are written per corner and the base per
+// vehicle, against a corner group (physics/core/corner_group.h): the CPU runs a vehicle's corners in
+// a loop, the GPU in four lanes, from this one source, on the split layout (ce_state.h).
 #pragma once
 
-#include "fleetdyn/physics/ce/ce_kinematics.h"
-#include "fleetdyn/physics/ce/ce_params.h"
-#include "fleetdyn/physics/core/config.h"
-#include "fleetdyn/physics/core/driveline.h"
-#include "fleetdyn/physics/core/math.h"
-#include "fleetdyn/physics/core/spatial.h"
-#include "fleetdyn/physics/core/terrain.h"
-#include "fleetdyn/physics/core/tire_tmeasy.h"
+#include "fleetdyn/physics/ce/ce_corner.h"
+#include "fleetdyn/physics/core/corner_group.h"
+#include "fleetdyn/physics/core/integrator.h"
 
 namespace fleetdyn {
 
-namespace ce {
-enum StateIndex : int {
-  kPos = 0,
-  kQuat = 3,
-  kOmega = 7,
-  kVel = 10,
-  kLca = 13,        // + corner
-  kLcaRate = 17,    // + corner
-  kWheelSpin = 21,  // + corner
-  kDeflLong = 25,   // + corner
-  kDeflLat = 29,    // + corner
-  kSteer = 33,
-  kStateSize = 34
-};
-}  // namespace ce
+// ---- the recursion, per corner -----------------------------------------------------------------
 
-constexpr int kCeStateSize = ce::kStateSize;
-
-// ---- small rotations -------------------------------------------------------------------------
-
+// What a corner's gather (tip to base, seed eqs. 4 and 6) keeps for its scatter (seed eq. 7).
 template <class T>
-FLEETDYN_FN Mat3<T> axis_angle_matrix(Vec3<T> a, T angle) {
-  return axis_rotation(a, cos(angle), sin(angle));
-}
-// The smallest rotation taking unit a to unit b (a . b > -1).
-template <class T>
-FLEETDYN_FN Mat3<T> rotation_between(Vec3<T> a, Vec3<T> b) {
-  const Vec3<T> v = cross(a, b);
-  const T k = T(1) / (T(1) + dot(a, b));
-  Mat3<T> r;
-  const T vx[3] = {v.x, v.y, v.z};
-  const T vv[3][3] = {{T(0), -v.z, v.y}, {v.z, T(0), -v.x}, {-v.y, v.x, T(0)}};
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      r.m[i][j] = (i == j ? T(1) : T(0)) + vv[i][j] + k * (vx[i] * vx[j] - (i == j ? dot(v, v) : T(0)));
-  return r;
-}
-
-// ---- force elements --------------------------------------------------------------------------
-
-// Spring force [N] along its length (> 0 pushes chassis and LCA apart); a coil that cannot pull.
-template <class T>
-FLEETDYN_FN T ce_spring_force(const CeAxleForces<T>& a, T length) {
-  const T x = a.spring_free_length - length;
-  const T f = a.spring_rate * x + a.spring_cubic * x * x * x;
-  return select(x > T(0), f, T(0));
-}
-template <class T>
-FLEETDYN_FN T ce_spring_energy(const CeAxleForces<T>& a, T length) {
-  const T x = a.spring_free_length - length;
-  return select(x > T(0), T(0.5) * a.spring_rate * x * x + T(0.25) * a.spring_cubic * x * x * x * x, T(0));
-}
-// Stops on spring length: the bump stop pushes apart below its length, the rebound stop pulls
-// together above its length (table: shared/reference/hmmwv.md).
-template <class T>
-FLEETDYN_FN T ce_stop_table(const CeParams<T>& p, T penetration) {
-  const auto engaged = penetration > T(0);
-  if (!any_lane(engaged)) return T(0);
-  return select(engaged, piecewise_linear(p.stop_table_pen, p.stop_table_force, kStopTablePoints, penetration), T(0));
-}
-template <class T>
-FLEETDYN_FN T ce_stop_force(const CeParams<T>& p, const CeAxleForces<T>& a, T spring_length) {
-  return ce_stop_table(p, a.bump_stop_length - spring_length) - ce_stop_table(p, spring_length - a.rebound_stop_length);
-}
-// Shock force [N] along its length (> 0 pushes apart): piecewise-linear damping with a
-// midstroke band (shared/reference/hmmwv.md).
-// Generalized force [N m] of the travel limits on the LCA angle (positive = towards bump).
-template <class T>
-FLEETDYN_FN T ce_travel_limit_torque(const CeAxleForces<T>& a, T lca_angle) {
-  const T beyond = select(lca_angle < a.droop_limit_lca, lca_angle - a.droop_limit_lca,
-                          select(lca_angle > a.bump_limit_lca, lca_angle - a.bump_limit_lca, T(0)));
-  return -a.travel_limit_stiffness * beyond;
-}
-
-template <class T>
-FLEETDYN_FN T ce_shock_force(const CeAxleForces<T>& a, T length, T length_rate) {
-  const auto mid = both(length >= a.shock_midstroke_min, length <= a.shock_midstroke_max);
-  const auto compressing = length_rate < T(0);
-  const T c = select(mid, select(compressing, a.shock_mid_compression, a.shock_mid_rebound),
-                     select(compressing, a.shock_out_compression, a.shock_out_rebound));
-  return -c * length_rate;
-}
-
-// ---- per-corner body quantities --------------------------------------------------------------
-
-// Everything the recursion (and the dense reference) needs of one corner at one instant, in the
-// chassis frame about O. Member bodies j = kCeLca .. kCeTierod, then the wheel.
-template <class T>
-struct CeCornerBodies {
-  RigidInertia<T> inertia[kCeAggregateBodies];
-  RigidInertia<T> wheel_inertia;
-  SpatialVec<T> lca_map[kCeAggregateBodies];    // motion per unit LCA rate (the columns X^T H)
-  SpatialVec<T> rel_vel[kCeAggregateBodies];    // motion relative to the chassis
-  SpatialVec<T> rel_bias[kCeAggregateBodies];   // relative acceleration at zero LCA acceleration
-  SpatialVec<T> spin_axis;                      // wheel motion per unit spin rate
-  SpatialVec<T> ext_force[kCeAggregateBodies];  // gravity
-  SpatialVec<T> wheel_ext_force;                // gravity, tire, drive and brake torques
-  SpatialVec<T> chassis_reaction;               // drive and brake reaction on the chassis
-  T lca_force;                                  // [N m] generalized force on the LCA angle
-  T tire_defl_long_rate, tire_defl_lat_rate;    // TMeasy deflection rates
-  T tire_normal_force;                          // [N]
-  CornerPose<T> pose;
+struct CeCornerArticulated {
+  SpatialVec<T> agg_u_vec, wheel_u_vec;  // U of the aggregate body and of the wheel
+  SpatialVec<T> upright_map;             // the upright's motion per unit LCA rate
+  SpatialVec<T> upright_bias;            // the upright's velocity-product acceleration
+  T agg_d, agg_u, wheel_d, wheel_u;
 };
 
-// Per-vehicle context of one derivative evaluation.
+// What a corner adds to the floating base: its articulated inertia (the rigid bodies' inertias
+// minus the rank-one terms U U^T / D of the wheel and the aggregate) and its bias force. Summed over
+// the corners by the group; the chassis' own part is added at the base.
 template <class T>
-struct CeEnvironment {
-  const TerrainDesc<scalar_of<T>>* terrain;
-  T origin_x, origin_y;
+struct CeBaseShare {
+  Lower6<T> inertia;
+  SpatialVec<T> bias;
 };
-
 template <class T>
-FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& env, int i, const T* s,
-                                  const Mat3<T>& rot, const SteeringLinkState<T>& link, T drive_torque,
-                                  DriverInput<T> input, CeCornerBodies<T>& out) {
-  using namespace ce;
-  const CornerGeometry<T>& g = p.corner[i];
-  const T lca = s[kLca + i], lca_rate = s[kLcaRate + i], spin = s[kWheelSpin + i];
-  const TierodInner<T> inner = tierod_inner_point(g, p.steering, link);
-  const CornerPose<T> pose = corner_pose(g, lca, inner);
-  CornerMotion<T> unit;  // velocities per unit LCA rate, steering still: X (seed eq. 9)
-  corner_velocities(g, pose, T(1), Vec3<T>{T(0), T(0), T(0)}, unit);
-  const CornerMotion<T> m = corner_motion(g, pose, lca_rate, inner);  // actual rates, X_dot theta_dot
-  out.pose = pose;
-
-  // Member bodies: orientation, COM, reference point for the motion vectors.
-  const Vec3<T> tierod_design = g.design.tierod_outer - g.design.tierod_inner;
-  const Vec3<T> tierod_now = pose.tierod_outer - pose.tierod_inner;
-  const Mat3<T> tierod_rot = rotation_between(tierod_design * (T(1) / norm(tierod_design)),
-                                              tierod_now * (T(1) / norm(tierod_now)));
-  const Mat3<T>* rots[kCeAggregateBodies] = {&pose.lca_rotation, &pose.uca_rotation, &pose.upright_rotation, &tierod_rot};
-  const Vec3<T> coms[kCeAggregateBodies] = {pose.lca_com, pose.uca_com, pose.upright_com, pose.tierod_com};
-  const Vec3<T> ref_point[kCeAggregateBodies] = {pose.lca_ball, pose.uca_ball, pose.wheel_centre, pose.tierod_outer};
-  const Vec3<T> omega_unit[kCeAggregateBodies] = {unit.lca_omega, unit.uca_omega, unit.upright_omega, unit.tierod_omega};
-  const Vec3<T> vel_unit[kCeAggregateBodies] = {unit.lca_ball_vel, unit.uca_ball_vel, unit.wheel_centre_vel,
-                                                unit.tierod_outer_vel};
-  const Vec3<T> omega[kCeAggregateBodies] = {m.lca_omega, m.uca_omega, m.upright_omega, m.tierod_omega};
-  const Vec3<T> vel[kCeAggregateBodies] = {m.lca_ball_vel, m.uca_ball_vel, m.wheel_centre_vel, m.tierod_outer_vel};
-  const Vec3<T> alpha[kCeAggregateBodies] = {m.lca_alpha, m.uca_alpha, m.upright_alpha, m.tierod_alpha};
-  const Vec3<T> acc[kCeAggregateBodies] = {m.lca_ball_acc, m.uca_ball_acc, m.wheel_centre_acc, m.tierod_outer_acc};
-  const Vec3<T> gravity_body = mul_transpose(rot, Vec3<T>{T(0), T(0), -p.gravity});
-  for (int j = 0; j < kCeAggregateBodies; ++j) {
-    out.inertia[j] = rigid_inertia(p.body_mass[i][j], coms[j], rotate_sym(*rots[j], p.body_inertia[i][j]));
-    out.lca_map[j] = motion_at_origin(omega_unit[j], vel_unit[j], ref_point[j]);
-    out.rel_vel[j] = motion_at_origin(omega[j], vel[j], ref_point[j]);
-    out.rel_bias[j] = spatial_accel_at_origin(alpha[j], acc[j], omega[j], vel[j], ref_point[j]);
-    out.ext_force[j] = force_at(p.body_mass[i][j] * gravity_body, coms[j]);
-  }
-
-  // Wheel: symmetric about its spin axis, centred on the wheel centre.
-  const Vec3<T> axis = pose.spin_axis;
-  const T it = p.wheel_transverse_inertia, ia = p.wheel_spin_inertia;
-  const Sym3<T> wheel_rot_inertia{it + (ia - it) * axis.x * axis.x, it + (ia - it) * axis.y * axis.y,
-                                  it + (ia - it) * axis.z * axis.z, (ia - it) * axis.x * axis.y,
-                                  (ia - it) * axis.x * axis.z,      (ia - it) * axis.y * axis.z};
-  out.wheel_inertia = rigid_inertia(p.wheel_mass, pose.wheel_centre, wheel_rot_inertia);
-  out.spin_axis = motion_at_origin(axis, Vec3<T>{T(0), T(0), T(0)}, pose.wheel_centre);
-
-  // Tire: contact at the wheel centre's terrain query (as strut), force at the contact point.
-  const Vec3<T> chassis_pos = load3(s, kPos);
-  const Vec3<T> omega_b = load3(s, kOmega), vel_b = load3(s, kVel);
-  const Vec3<T> wheel_local = chassis_pos + rot * pose.wheel_centre;
-  const Vec3<T> wheel_vel_body = vel_b + cross(omega_b, pose.wheel_centre) + m.wheel_centre_vel;
-  const Vec3<T> wheel_vel = rot * wheel_vel_body;
-  const Vec3<T> axis_world = rot * axis;
-  const TerrainContact<T> contact = terrain_query(*env.terrain, wheel_local, env.origin_x, env.origin_y);
-  const T pen = penetration(contact, p.tire.unloaded_radius);
-  const T fz = tire_normal_force(p.tire, pen, -dot(wheel_vel, contact.normal));
-  const Vec3<T> t_long = normalized_or(cross(axis_world, contact.normal), rot.col(0));
-  const Vec3<T> t_lat = cross(contact.normal, t_long);
-  const T rolling_radius = tire_rolling_radius(p.tire, fz);
-  TireInput<T> tin;
-  tin.fz = fz;
-  tin.v_long = dot(wheel_vel, t_long);
-  tin.v_lat = dot(wheel_vel, t_lat);
-  // Absolute spin about the axis (the upright turns too, e.g. with chassis pitch): the slip the
-  // patch sees. With the relative spin alone the tire would feed energy into pitch and windup.
-  tin.omega = spin + dot(axis, omega_b + m.upright_omega);
-  tin.rolling_radius = rolling_radius;
-  tin.defl_long = s[kDeflLong + i];
-  tin.defl_lat = s[kDeflLat + i];
-  const auto touching = pen > T(0);
-  tin.contact_length = select(touching, T(2) * sqrt(p.tire.unloaded_radius * select(touching, pen, T(0))), T(0));
-  const TireOutput<T> tire = tmeasy_forces(p.tire, tin, contact.mu_scale);
-  out.tire_defl_long_rate = tire.defl_long_rate;
-  out.tire_defl_lat_rate = tire.defl_lat_rate;
-  out.tire_normal_force = fz;
-  const Vec3<T> tire_force_world = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
-  const T contact_lever = p.tire.unloaded_radius - pen;
-  const Vec3<T> contact_point_body = pose.wheel_centre - contact_lever * mul_transpose(rot, contact.normal);
-  const Vec3<T> normal_body = mul_transpose(rot, contact.normal);
-
-  // Drive and brake (as strut: the resisting torque holds a wheel at rest up to its limit). The
-  // tire's moment about the axis is that of its force at the contact point, lever R0 - pen.
-  const T external = drive_torque - contact_lever * tire.fx;
-  const T brake_max = p.brake_torque[i] * input.brake;
-  const T resist_max = brake_max + tire.rolling_resistance_torque_max;
-  const T resist = clamp(-external - p.wheel_spin_inertia * p.wheel_lock_rate * spin, -resist_max, resist_max);
-  const auto resisting = resist_max > T(0);
-  const T brake = select(resisting, resist * (brake_max / select(resisting, resist_max, T(1))), T(0));
-  const Vec3<T> wheel_torque = (drive_torque + resist) * axis + tire.mz * normal_body;
-  out.wheel_ext_force = force_at(p.wheel_mass * gravity_body, pose.wheel_centre) +
-                        force_at(mul_transpose(rot, tire_force_world), contact_point_body) +
-                        SpatialVec<T>{wheel_torque, {T(0), T(0), T(0)}};
-  out.chassis_reaction = SpatialVec<T>{-(drive_torque + brake) * axis, {T(0), T(0), T(0)}};
-
-  // Spring, stops and shock by virtual work on the LCA angle: tau = F dL/dtheta.
-  const CeAxleForces<T>& a = p.axle[i / 2];
-  const T spring_total = ce_spring_force(a, pose.spring_length) + ce_stop_force(p, a, pose.spring_length);
-  out.lca_force = spring_total * unit.spring_rate +
-                  ce_shock_force(a, pose.shock_length, m.shock_rate) * unit.shock_rate + ce_travel_limit_torque(a, lca);
+FLEETDYN_HD CeBaseShare<T> operator+(const CeBaseShare<T>& a, const CeBaseShare<T>& b) {
+  return {a.inertia + b.inertia, a.bias + b.bias};
 }
-
-// ---- the recursion ---------------------------------------------------------------------------
-
-template <class T>
-struct CeAccelerations {
-  SpatialVec<T> chassis;  // (d omega/dt, d vel/dt) in chassis axes
-  T lca[kCorners];        // [rad/s^2]
-  T spin[kCorners];       // [rad/s^2]
-};
 
 // The wheel's articulated inertia I - U U^T / D, applied without forming it.
 template <class T>
@@ -270,80 +71,76 @@ FLEETDYN_FN SpatialVec<T> wheel_articulated_times(const RigidInertia<T>& inertia
   return inertia * x - (dot(x, u) * inv_d) * u;
 }
 
-// Forward dynamics by the articulated-body recursion with aggregate bodies (seed eqs. 4-7, 9-11).
-// Every articulated inertia here is a sum of rigid-body inertias minus rank-one terms U U^T / D,
-// so the rigid parts are summed in their 10-number form and the 6x6 matrix is formed once, at
-// the base.
+// A corner's gather: the wheel's articulated body on the upright (revolute about the spin axis),
+// then the aggregate body with the wheel riding on its upright (seed eqs. 4, 6, 9-11). Every
+// articulated inertia is a sum of rigid-body inertias minus rank-one terms, so the rigid parts are
+// summed in their 10-number form and the 6x6 is formed once per corner.
 template <class T>
-FLEETDYN_FN CeAccelerations<T> ce_articulated_body(const CeParams<T>& p, const T* s, const Mat3<T>& rot,
-                                                   const CeCornerBodies<T>* corners) {
+FLEETDYN_FN CeBaseShare<T> ce_corner_gather(const CeCornerBodies<T>& c, const SpatialVec<T>& base_vel, T spin,
+                                            CeCornerArticulated<T>& a) {
+  const SpatialVec<T> upright_vel = base_vel + c.rel_vel[kCeUpright];
+  const SpatialVec<T> wheel_rel = spin * c.spin_axis;
+  const SpatialVec<T> wheel_vel = upright_vel + wheel_rel;
+  const SpatialVec<T> wheel_c = cross_motion(upright_vel, wheel_rel);
+  const SpatialVec<T> wheel_pc = cross_force(wheel_vel, c.wheel_inertia * wheel_vel) - c.wheel_ext_force +
+                                 c.wheel_inertia * wheel_c;
+  const SpatialVec<T> uw = c.wheel_inertia * c.spin_axis;
+  a.wheel_d = dot(c.spin_axis, uw);
+  a.wheel_u = -dot(c.spin_axis, wheel_pc);
+  a.wheel_u_vec = uw;
+  const T inv_dw = T(1) / a.wheel_d;
+  const SpatialVec<T> wheel_art_bias = wheel_pc + (a.wheel_u * inv_dw) * uw;
+  RigidInertia<T> rigid = c.wheel_inertia;
+  SpatialVec<T> u_vec = spatial_zero<T>(), pc_sum = spatial_zero<T>();
+  T d = T(0), u = c.lca_force;
+  for (int j = 0; j < kCeAggregateBodies; ++j) {
+    const SpatialVec<T> vel = base_vel + c.rel_vel[j];
+    const SpatialVec<T> bias = c.rel_bias[j] + cross_motion(base_vel, c.rel_vel[j]);
+    SpatialVec<T> pc = cross_force(vel, c.inertia[j] * vel) - c.ext_force[j] + c.inertia[j] * bias;
+    SpatialVec<T> ih = c.inertia[j] * c.lca_map[j];
+    if (j == kCeUpright) {
+      // The wheel's articulated body sees the upright's motion: its inertia and bias join.
+      a.upright_bias = bias;
+      pc += wheel_art_bias + wheel_articulated_times(c.wheel_inertia, uw, inv_dw, bias);
+      ih += wheel_articulated_times(c.wheel_inertia, uw, inv_dw, c.lca_map[j]);
+    }
+    rigid += c.inertia[j];
+    u_vec += ih;
+    d += dot(c.lca_map[j], ih);
+    pc_sum += pc;
+    u -= dot(c.lca_map[j], pc);
+  }
+  a.agg_u_vec = u_vec;
+  a.agg_d = d;
+  a.agg_u = u;
+  a.upright_map = c.lca_map[kCeUpright];
+  Mat6<T> inertia = mat6_from_rigid(rigid);
+  subtract_rank_one_lower(inertia, uw, a.wheel_d);
+  subtract_rank_one_lower(inertia, u_vec, d);
+  return {lower6_of(inertia), (pc_sum + (u / d) * u_vec) - c.chassis_reaction};
+}
+
+// The floating base (seed eq. 7 at the root): the chassis with every corner's articulated inertia
+// and bias; returns its spatial acceleration (d omega/dt, d vel/dt) in chassis axes.
+template <class T>
+FLEETDYN_FN SpatialVec<T> ce_base_acceleration(const CeParams<T>& p, const T* x, const Mat3<T>& rot,
+                                               const CeBaseShare<T>& corners) {
   using namespace ce;
-  const SpatialVec<T> base_vel{load3(s, kOmega), load3(s, kVel)};
+  const SpatialVec<T> base_vel{load3(x, kOmega), load3(x, kVel)};
   const Vec3<T> gravity_body = mul_transpose(rot, Vec3<T>{T(0), T(0), -p.gravity});
   const RigidInertia<T> chassis = rigid_inertia(p.chassis_mass, p.chassis_com, p.chassis_inertia);
-  RigidInertia<T> rigid_sum = chassis;
-  SpatialVec<T> base_bias = cross_force(base_vel, chassis * base_vel) - force_at(p.chassis_mass * gravity_body, p.chassis_com);
-  // Tip-to-base gather (seed eqs. 4 and 6), kept per corner for the scatter.
-  SpatialVec<T> agg_u_vec[kCorners], wheel_u_vec[kCorners], upright_bias[kCorners];
-  T agg_d[kCorners], agg_u[kCorners], wheel_d[kCorners], wheel_u[kCorners];
-  for (int i = 0; i < kCorners; ++i) {
-    const CeCornerBodies<T>& c = corners[i];
-    base_bias = base_bias - c.chassis_reaction;
-    // Wheel on the upright (revolute about the spin axis).
-    const SpatialVec<T> upright_vel = base_vel + c.rel_vel[kCeUpright];
-    const SpatialVec<T> wheel_rel = s[kWheelSpin + i] * c.spin_axis;
-    const SpatialVec<T> wheel_vel = upright_vel + wheel_rel;
-    const SpatialVec<T> wheel_c = cross_motion(upright_vel, wheel_rel);
-    const SpatialVec<T> wheel_pc = cross_force(wheel_vel, c.wheel_inertia * wheel_vel) - c.wheel_ext_force +
-                                   c.wheel_inertia * wheel_c;
-    const SpatialVec<T> uw = c.wheel_inertia * c.spin_axis;
-    wheel_d[i] = dot(c.spin_axis, uw);
-    wheel_u[i] = -dot(c.spin_axis, wheel_pc);
-    wheel_u_vec[i] = uw;
-    const T inv_dw = T(1) / wheel_d[i];
-    const SpatialVec<T> wheel_art_bias = wheel_pc + (wheel_u[i] * inv_dw) * uw;
-    rigid_sum += c.wheel_inertia;
-    // Aggregate: member bodies, the wheel's articulated inertia riding on the upright.
-    SpatialVec<T> u_vec = spatial_zero<T>(), pc_sum = spatial_zero<T>();
-    T d = T(0), u = c.lca_force;
-    for (int j = 0; j < kCeAggregateBodies; ++j) {
-      const SpatialVec<T> vel = base_vel + c.rel_vel[j];
-      const SpatialVec<T> bias = c.rel_bias[j] + cross_motion(base_vel, c.rel_vel[j]);
-      SpatialVec<T> pc = cross_force(vel, c.inertia[j] * vel) - c.ext_force[j] + c.inertia[j] * bias;
-      SpatialVec<T> ih = c.inertia[j] * c.lca_map[j];
-      if (j == kCeUpright) {
-        // The wheel's articulated body sees the upright's motion: its inertia and bias join.
-        upright_bias[i] = bias;
-        pc += wheel_art_bias + wheel_articulated_times(c.wheel_inertia, uw, inv_dw, bias);
-        ih += wheel_articulated_times(c.wheel_inertia, uw, inv_dw, c.lca_map[j]);
-      }
-      rigid_sum += c.inertia[j];
-      u_vec += ih;
-      d += dot(c.lca_map[j], ih);
-      pc_sum += pc;
-      u -= dot(c.lca_map[j], pc);
-    }
-    agg_u_vec[i] = u_vec;
-    agg_d[i] = d;
-    agg_u[i] = u;
-    base_bias += pc_sum + (u / d) * u_vec;
-  }
-  // Base (seed eq. 7 at the root): floating chassis with every articulated inertia.
-  Mat6<T> base_inertia = mat6_from_rigid(rigid_sum);
-  for (int i = 0; i < kCorners; ++i) {
-    subtract_rank_one_lower(base_inertia, wheel_u_vec[i], wheel_d[i]);
-    subtract_rank_one_lower(base_inertia, agg_u_vec[i], agg_d[i]);
-  }
-  CeAccelerations<T> out;
-  out.chassis = solve_spd(base_inertia, T(-1) * base_bias);
-  // Base-to-tip scatter (seed eq. 7).
-  for (int i = 0; i < kCorners; ++i) {
-    const CeCornerBodies<T>& c = corners[i];
-    out.lca[i] = (agg_u[i] - dot(agg_u_vec[i], out.chassis)) / agg_d[i];
-    const SpatialVec<T> upright_acc = out.chassis + out.lca[i] * c.lca_map[kCeUpright] + upright_bias[i];
-    out.spin[i] = (wheel_u[i] - dot(wheel_u_vec[i], upright_acc)) / wheel_d[i];
-  }
-  return out;
+  const SpatialVec<T> bias = (cross_force(base_vel, chassis * base_vel) -
+                              force_at(p.chassis_mass * gravity_body, p.chassis_com)) +
+                             corners.bias;
+  return solve_spd(plus_lower(mat6_from_rigid(chassis), corners.inertia), T(-1) * bias);
+}
+
+// A corner's scatter (seed eq. 7): its LCA and wheel spin accelerations from the base's.
+template <class T>
+FLEETDYN_FN void ce_corner_scatter(const CeCornerArticulated<T>& a, const SpatialVec<T>& base_acc, T& lca_acc, T& spin_acc) {
+  lca_acc = (a.agg_u - dot(a.agg_u_vec, base_acc)) / a.agg_d;
+  const SpatialVec<T> upright_acc = base_acc + lca_acc * a.upright_map + a.upright_bias;
+  spin_acc = (a.wheel_u - dot(a.wheel_u_vec, upright_acc)) / a.wheel_d;
 }
 
 // ---- derivative and step ----------------------------------------------------------------------
@@ -353,91 +150,138 @@ FLEETDYN_FN T ce_steer_command(const CeParams<T>& p, DriverInput<T> input) {
   return input.steer * p.steering.max_angle;
 }
 
-// What the batch's metrics need of one derivative evaluation.
+// What the batch's metrics need of one derivative evaluation (the tire loads by the group's slot).
 template <class T>
 struct CeDiagnostics {
   T tire_normal_force[kCorners];  // [N]
   Vec3<T> chassis_accel;          // [m/s^2] world, acceleration of the chassis centre of mass
 };
 
-// Time derivative of the ce state. `corners_out`, if given, receives the four corners' bodies;
-// `diag`, if given, the tire loads and the chassis COM acceleration.
-template <class T>
-FLEETDYN_FN void ce_derivative(const CeParams<T>& p, const CeEnvironment<T>& env, DriverInput<T> input, const T* s,
-                               T* ds, CeCornerBodies<T>* corners_out = nullptr, CeDiagnostics<T>* diag = nullptr) {
+// Time derivative of the split state x of a corner group's corners: each corner's bodies and
+// gather, the base from the corners' sum, each corner's scatter. `corners_out`, if given, receives
+// the held corners' bodies (by slot); `diag`, if given, the tire loads (by slot) and the chassis COM
+// acceleration.
+template <class T, class Group>
+FLEETDYN_FN void ce_derivative_split(const CeParams<T>& p, const CeEnvironment<T>& env, DriverInput<T> input, const T* x,
+                                     T* dx, CeCornerBodies<T>* corners_out, CeDiagnostics<T>* diag, const Group& group) {
   using namespace ce;
-  const Quat<T> q = normalized(load_quat(s, kQuat));
+  constexpr int kHeld = Group::kCount;
+  const Quat<T> q = normalized(load_quat(x, kQuat));
   const Mat3<T> rot = rotation_matrix(q);
   // Steering actuator: first-order lag towards the command; its acceleration for a command held
   // over the step enters the velocity-product terms.
-  const T steer = s[kSteer];
+  const T steer = x[kChassisSteer];
   const T steer_rate = (ce_steer_command(p, input) - steer) / p.steer_time_constant;
   const T steer_accel = -steer_rate / p.steer_time_constant;
   const SteeringLinkState<T> link = steering_link_state(p.steering, steer, steer_rate, steer_accel);
   // Driveline: engine speed from the drive-weighted mean wheel spin.
-  T mean_spin = T(0);
-  for (int i = 0; i < kCorners; ++i) mean_spin += p.drive_share[i] * s[kWheelSpin + i];
-  const T drive_total = drive_torque_at_wheels(p, input.throttle, mean_spin);
-
-  CeCornerBodies<T> local[kCorners];
-  CeCornerBodies<T>* corners = corners_out ? corners_out : local;
-  for (int i = 0; i < kCorners; ++i) {
-    ce_corner_bodies(p, env, i, s, rot, link, drive_total * p.drive_share[i], input, corners[i]);
+  T drive_spin[kHeld];
+  for (int k = 0; k < kHeld; ++k) {
+    drive_spin[k] = p.drive_share[group.corner(k)] * x[kChassisSize + kCornerSize * k + kCornerSpin];
   }
-  const CeAccelerations<T> acc = ce_articulated_body(p, s, rot, corners);
+  const T drive_total = drive_torque_at_wheels(p, input.throttle, group.sum(drive_spin));
 
-  store3(ds, kPos, rot * load3(s, kVel));
-  store_quat(ds, kQuat, quat_derivative(q, load3(s, kOmega)));
-  store3(ds, kOmega, acc.chassis.ang);
-  store3(ds, kVel, acc.chassis.lin);
-  for (int i = 0; i < kCorners; ++i) {
-    ds[kLca + i] = s[kLcaRate + i];
-    ds[kLcaRate + i] = acc.lca[i];
-    ds[kWheelSpin + i] = acc.spin[i];
-    ds[kDeflLong + i] = corners[i].tire_defl_long_rate;
-    ds[kDeflLat + i] = corners[i].tire_defl_lat_rate;
+  const SpatialVec<T> base_vel{load3(x, kOmega), load3(x, kVel)};
+  CeCornerArticulated<T> art[kHeld];
+  CeBaseShare<T> share[kHeld];
+  for (int k = 0; k < kHeld; ++k) {
+    const int i = group.corner(k);
+    const T* c = x + kChassisSize + kCornerSize * k;
+    T* dc = dx + kChassisSize + kCornerSize * k;
+    CeCornerBodies<T> local;
+    CeCornerBodies<T>& bodies = corners_out ? corners_out[k] : local;
+    ce_corner_bodies(p, env, i, x, c, rot, link, drive_total * p.drive_share[i], input, bodies);
+    share[k] = ce_corner_gather(bodies, base_vel, c[kCornerSpin], art[k]);
+    dc[kCornerLca] = c[kCornerLcaRate];
+    dc[kCornerDeflLong] = bodies.tire_defl_long_rate;
+    dc[kCornerDeflLat] = bodies.tire_defl_lat_rate;
+    if (diag) diag->tire_normal_force[k] = bodies.tire_normal_force;
   }
-  ds[kSteer] = steer_rate;
+  const SpatialVec<T> base_acc = ce_base_acceleration(p, x, rot, group.sum(share));
+  for (int k = 0; k < kHeld; ++k) {
+    T* dc = dx + kChassisSize + kCornerSize * k;
+    ce_corner_scatter(art[k], base_acc, dc[kCornerLcaRate], dc[kCornerSpin]);
+  }
+
+  store3(dx, kPos, rot * load3(x, kVel));
+  store_quat(dx, kQuat, quat_derivative(q, load3(x, kOmega)));
+  store3(dx, kOmega, base_acc.ang);
+  store3(dx, kVel, base_acc.lin);
+  dx[kChassisSteer] = steer_rate;
   if (diag) {
     // The state's velocity is in the moving chassis axes: the origin's acceleration adds
     // omega x v, the COM's the rigid-body terms alpha x r + omega x (omega x r).
-    const Vec3<T> omega = load3(s, kOmega), r = p.chassis_com;
-    const Vec3<T> origin_accel = acc.chassis.lin + cross(omega, load3(s, kVel));
-    diag->chassis_accel = rot * (origin_accel + cross(acc.chassis.ang, r) + cross(omega, cross(omega, r)));
-    for (int i = 0; i < kCorners; ++i) diag->tire_normal_force[i] = corners[i].tire_normal_force;
+    const Vec3<T> omega = load3(x, kOmega), r = p.chassis_com;
+    const Vec3<T> origin_accel = base_acc.lin + cross(omega, load3(x, kVel));
+    diag->chassis_accel = rot * (origin_accel + cross(base_acc.ang, r) + cross(omega, cross(omega, r)));
   }
 }
 
-// One step of `substeps` classic RK4 steps (the quaternion renormalized after each). `diag`, if
-// given, receives the diagnostics of the first stage (the state at step start).
+// The ce ODE of a corner group for the integrator (physics/core/integrator.h).
+template <class T, class Group>
+struct CeOde {
+  const CeParams<T>& p;
+  const CeEnvironment<T>& env;
+  DriverInput<T> input;
+  CeDiagnostics<T>* diag;
+  const Group& group;
+  FLEETDYN_FN void derivative(const T* x, T* dx, bool first) {
+    ce_derivative_split(p, env, input, x, dx, static_cast<CeCornerBodies<T>*>(nullptr),
+                        first ? diag : static_cast<CeDiagnostics<T>*>(nullptr), group);
+  }
+  FLEETDYN_FN void project(T* x) { store_quat(x, ce::kQuat, normalized(load_quat(x, ce::kQuat))); }
+};
+
+// One step of a corner group from split state `x` into `next` (which may not alias `x`):
+// `substeps` classic RK4 steps (the quaternion renormalized after each). `diag`, if given,
+// receives the diagnostics of the first stage (the state at step start).
+template <class T, class Group>
+FLEETDYN_FN void ce_step_split(const CeParams<T>& p, const CeEnvironment<T>& env, scalar_of<T> step, int substeps,
+                               DriverInput<T> input, const T* x, T* next, CeDiagnostics<T>* diag, const Group& group) {
+  constexpr int kSize = ce::kChassisSize + ce::kCornerSize * Group::kCount;
+  for (int j = 0; j < kSize; ++j) next[j] = x[j];
+  CeOde<T, Group> ode{p, env, clamped(input), diag, group};
+  rk4_substeps<kSize>(ode, T(step / scalar_of<T>(substeps)), substeps, next);
+}
+
+// The batch's layout of a whole vehicle to the split layout of AllCorners, and back.
+template <class T>
+FLEETDYN_FN void ce_split_state(const T* s, T* x) {
+  using namespace ce;
+  for (int j = 0; j < kChassisSize; ++j) x[j] = s[chassis_state_index(j)];
+  for (int i = 0; i < kCorners; ++i) {
+    for (int j = 0; j < kCornerSize; ++j) x[kChassisSize + kCornerSize * i + j] = s[state_index(i, j)];
+  }
+}
+template <class T>
+FLEETDYN_FN void ce_join_state(const T* x, T* s) {
+  using namespace ce;
+  for (int j = 0; j < kChassisSize; ++j) s[chassis_state_index(j)] = x[j];
+  for (int i = 0; i < kCorners; ++i) {
+    for (int j = 0; j < kCornerSize; ++j) s[state_index(i, j)] = x[kChassisSize + kCornerSize * i + j];
+  }
+}
+
+// Time derivative of a whole vehicle's state in the batch's layout. `corners_out`, if given,
+// receives the four corners' bodies; `diag`, if given, the tire loads and the chassis COM
+// acceleration.
+template <class T>
+FLEETDYN_FN void ce_derivative(const CeParams<T>& p, const CeEnvironment<T>& env, DriverInput<T> input, const T* s,
+                               T* ds, CeCornerBodies<T>* corners_out = nullptr, CeDiagnostics<T>* diag = nullptr) {
+  T x[kCeStateSize], dx[kCeStateSize];
+  ce_split_state(s, x);
+  ce_derivative_split(p, env, input, x, dx, corners_out, diag, AllCorners{});
+  ce_join_state(dx, ds);
+}
+
+// One step of a whole vehicle in the batch's layout (ce_step_split with AllCorners).
 template <class T>
 FLEETDYN_FN void ce_step(const CeParams<T>& p, const CeEnvironment<T>& env, scalar_of<T> step, int substeps,
                          DriverInput<T> input, const T* s, T* next, CeDiagnostics<T>* diag = nullptr) {
-  using namespace ce;
-  input = clamped(input);
-  const T h = T(step / scalar_of<T>(substeps));
-  T rate[kStateSize], sum[kStateSize], stage[kStateSize];
-  for (int j = 0; j < kStateSize; ++j) next[j] = s[j];
-  for (int sub = 0; sub < substeps; ++sub) {
-    ce_derivative(p, env, input, next, rate, static_cast<CeCornerBodies<T>*>(nullptr), sub == 0 ? diag : nullptr);
-    for (int j = 0; j < kStateSize; ++j) {
-      sum[j] = rate[j];
-      stage[j] = next[j] + T(0.5) * h * rate[j];
-    }
-    ce_derivative(p, env, input, stage, rate);
-    for (int j = 0; j < kStateSize; ++j) {
-      sum[j] += T(2) * rate[j];
-      stage[j] = next[j] + T(0.5) * h * rate[j];
-    }
-    ce_derivative(p, env, input, stage, rate);
-    for (int j = 0; j < kStateSize; ++j) {
-      sum[j] += T(2) * rate[j];
-      stage[j] = next[j] + h * rate[j];
-    }
-    ce_derivative(p, env, input, stage, rate);
-    for (int j = 0; j < kStateSize; ++j) next[j] += (h / T(6)) * (sum[j] + rate[j]);
-    store_quat(next, kQuat, normalized(load_quat(next, kQuat)));
-  }
+  T x[kCeStateSize], x_next[kCeStateSize];
+  ce_split_state(s, x);
+  ce_step_split(p, env, step, substeps, input, x, x_next, diag, AllCorners{});
+  ce_join_state(x_next, next);
 }
 
 // Mechanical energy [J]: kinetic energy of every body, gravity (world height), springs and tire

@@ -27,6 +27,7 @@
 
 #include "fleetdyn/physics/core/batch_origin.h"
 #include "fleetdyn/physics/core/config.h"
+#include "fleetdyn/physics/core/corner_group.h"
 #include "fleetdyn/physics/core/driveline.h"
 #include "fleetdyn/physics/core/integrator.h"
 #include "fleetdyn/physics/core/math.h"
@@ -204,6 +205,65 @@ FLEETDYN_FN DriverInput<T> vehicle_input(const BatchView<Model, T>& b, const typ
                       b.integrator.step, d, report);
 }
 
+// The state one thread holds of a vehicle: all of it in the batch's layout (a group of all four
+// corners), or the model's split layout for the group's corners (the model's traits then give
+// kChassisSize, kCornerSize, chassis_index(j), corner_index(corner, j), step_corners and
+// corner_state_is_sane; physics/core/corner_group.h).
+template <class Model, class Group, bool kWhole = Group::kCount == kCorners>
+struct HeldState {
+  static constexpr int kSize = Model::kStateSize;
+};
+template <class Model, class Group>
+struct HeldState<Model, Group, false> {
+  static constexpr int kSize = Model::kChassisSize + Model::kCornerSize * Group::kCount;
+};
+
+// Index in the batch's state of held scalar j of a group's thread.
+template <class Model, class Group>
+FLEETDYN_FN int held_state_index(const Group& group, int j) {
+  if constexpr (Group::kCount == kCorners) {
+    return j;
+  } else {
+    if (j < Model::kChassisSize) return Model::chassis_index(j);
+    const int k = (j - Model::kChassisSize) / Model::kCornerSize;
+    return Model::corner_index(group.corner(k), j - Model::kChassisSize - k * Model::kCornerSize);
+  }
+}
+
+// The first held scalar a group's thread writes back: the chassis' scalars are the leader's to
+// write, each corner's its holder's.
+template <class Model, class Group>
+FLEETDYN_FN int first_stored_index(const Group& group) {
+  if constexpr (Group::kCount == kCorners) {
+    return 0;
+  } else {
+    return group.leader() ? 0 : Model::kChassisSize;
+  }
+}
+
+// One step of the held state s into next with its metric sample (Model::step for a whole
+// vehicle, Model::step_corners for a group's corners).
+template <class Model, class T, class Group>
+FLEETDYN_FN void step_held(const typename Model::template Params<T>& p, const TerrainDesc<T>& terrain, T origin_x,
+                           T origin_y, const IntegratorSettings<T>& integ, DriverInput<T> input, const T* s, T* next,
+                           MetricSample<T>* sample, const Group& group) {
+  if constexpr (Group::kCount == kCorners) {
+    Model::step(p, terrain, origin_x, origin_y, integ, input, s, next, sample);
+  } else {
+    Model::step_corners(p, terrain, origin_x, origin_y, integ, input, s, next, sample, group);
+  }
+}
+
+// Whether the whole vehicle is sane, from the held state.
+template <class Model, class T, class Group>
+FLEETDYN_FN bool held_state_is_sane(const T* s, const Group& group) {
+  if constexpr (Group::kCount == kCorners) {
+    return Model::state_is_sane(s);
+  } else {
+    return Model::corner_state_is_sane(s, group);
+  }
+}
+
 // One vehicle's run over a call's steps, in phases around its step, so that a runner may step
 // several vehicles together between them (host/pgs/pgs_vehicle_lanes.h); run_vehicle_steps
 // below is the plain sequence.
@@ -214,19 +274,23 @@ FLEETDYN_FN DriverInput<T> vehicle_input(const BatchView<Model, T>& b, const typ
 // after it.
 // kDrivers: the batch's driver mode is not open loop. The open-loop form has no driver code in
 // it at all, so the CUDA kernel built from it allocates registers as it did before drivers.
-template <bool kDrivers, class Model, class T>
+// Group: the corners this thread holds (AllCorners: the whole vehicle). Every thread of a group
+// runs the whole sequence with the same chassis, inputs, metrics and decisions; only the group's
+// leader writes them back.
+template <bool kDrivers, class Model, class T, class Group = AllCorners>
 struct VehicleRun {
-  static constexpr int kSize = Model::kStateSize;
+  static constexpr int kSize = HeldState<Model, Group>::kSize;
   T s[kSize], next[kSize];  // the state at the step's start; the step's result
   T m[kMetricCount], d[kDriverStateSize];
   T origin_x, origin_y, t;
   int count, status;
   TerrainDesc<T> terrain;
   DriverReport<T> report;
+  Group group;
 
   FLEETDYN_FN void load(const BatchView<Model, T>& b, int v) {
     const int n = b.vehicle_count;
-    for (int j = 0; j < kSize; ++j) s[j] = b.state[j * n + v];
+    for (int j = 0; j < kSize; ++j) s[j] = b.state[held_state_index<Model>(group, j) * n + v];
     for (int j = 0; j < kMetricCount; ++j) m[j] = b.metrics[j * n + v];
     if constexpr (kDrivers) {
       for (int j = 0; j < kDriverStateSize; ++j) d[j] = b.driver.state[j * n + v];
@@ -249,10 +313,16 @@ struct VehicleRun {
     }
   }
 
+  // One step from s into next with its metric sample.
+  FLEETDYN_FN void step(const BatchView<Model, T>& b, const typename Model::template Params<T>& params,
+                        DriverInput<T> in, MetricSample<T>* sample) {
+    step_held<Model>(params, terrain, origin_x, origin_y, b.integrator, in, s, next, sample, group);
+  }
+
   // Takes the step's result `next` with its sample: false when the vehicle stops here.
   FLEETDYN_FN bool accept(const BatchView<Model, T>& b, const MetricSample<T>& sample) {
     const T dt = b.integrator.step;
-    if (!Model::state_is_sane(next)) {  // keep s, the last sane state
+    if (!held_state_is_sane<Model>(next, group)) {  // keep s, the last sane state
       status = kStatusDiverged;
       m[metric::diverged_time] = t;
       return false;
@@ -273,7 +343,9 @@ struct VehicleRun {
 
   FLEETDYN_FN void store(const BatchView<Model, T>& b, int v) const {
     const int n = b.vehicle_count;
-    for (int j = 0; j < kSize; ++j) b.state[j * n + v] = s[j];
+    for (int j = first_stored_index<Model>(group); j < kSize; ++j)
+      b.state[held_state_index<Model>(group, j) * n + v] = s[j];
+    if (!group.leader()) return;
     for (int j = 0; j < kMetricCount; ++j) b.metrics[j * n + v] = m[j];
     if constexpr (kDrivers) {
       for (int j = 0; j < kDriverStateSize; ++j) b.driver.state[j * n + v] = d[j];
@@ -285,18 +357,20 @@ struct VehicleRun {
   }
 };
 
-// Advance vehicle v by `steps` outer steps (VehicleRun says what happens to one that stops).
-// `params` is the vehicle's parameter set (the CUDA kernel may pass a local copy).
-template <bool kDrivers, class Model, class T>
+// Advance vehicle v by `steps` outer steps (VehicleRun says what happens to one that stops), the
+// corners of `group` in this thread. `params` is the vehicle's parameter set (the CUDA kernel may
+// pass a local copy).
+template <bool kDrivers, class Model, class T, class Group = AllCorners>
 FLEETDYN_FN void run_vehicle_steps(const BatchView<Model, T>& b, const typename Model::template Params<T>& params,
-                                   int v, int steps) {
+                                   int v, int steps, Group group = Group{}) {
   if (b.status[v] != kStatusRunning) return;
-  VehicleRun<kDrivers, Model, T> run;
+  VehicleRun<kDrivers, Model, T, Group> run;
+  run.group = group;
   run.load(b, v);
   for (int k = 0; k < steps; ++k) {
     const DriverInput<T> input = run.input(b, params, v);
     MetricSample<T> sample;
-    Model::step(params, run.terrain, run.origin_x, run.origin_y, b.integrator, input, run.s, run.next, &sample);
+    run.step(b, params, input, &sample);
     if (!run.accept(b, sample)) break;
   }
   run.store(b, v);

@@ -170,6 +170,34 @@ FLEETDYN_FN void subtract_rank_one_lower(Mat6<T>& a, const SpatialVec<T>& u, T d
     for (int c = 0; c <= r; ++c) a.m[r][c] -= xr * x[c];
   }
 }
+// The lower triangle of a symmetric 6x6, packed row by row: what one corner of a vehicle adds to
+// its base's articulated inertia, in a form the corners' sum can carry.
+template <class T>
+struct Lower6 {
+  T m[21];
+};
+template <class T>
+FLEETDYN_FN Lower6<T> operator+(const Lower6<T>& a, const Lower6<T>& b) {
+  Lower6<T> c;
+  for (int k = 0; k < 21; ++k) c.m[k] = a.m[k] + b.m[k];
+  return c;
+}
+template <class T>
+FLEETDYN_FN Lower6<T> lower6_of(const Mat6<T>& a) {
+  Lower6<T> l;
+  int k = 0;
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c <= r; ++c) l.m[k++] = a.m[r][c];
+  return l;
+}
+// a + l on the lower triangle (all solve_spd reads); the upper triangle is left as it was.
+template <class T>
+FLEETDYN_FN Mat6<T> plus_lower(Mat6<T> a, const Lower6<T>& l) {
+  int k = 0;
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c <= r; ++c) a.m[r][c] += l.m[k++];
+  return a;
+}
 // Solve a x = b for symmetric positive definite a (Cholesky on a copy; reads the lower triangle).
 template <class T>
 FLEETDYN_FN SpatialVec<T> solve_spd(Mat6<T> a, const SpatialVec<T>& b) {

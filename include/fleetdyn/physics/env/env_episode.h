@@ -4,6 +4,8 @@
 // kernel (kernels/env_kernels.cu); each env touches only its own columns.
 #pragma once
 
+#include <type_traits>
+
 #include "fleetdyn/physics/env/env_track.h"
 #include "fleetdyn/physics/env/env_view.h"
 
@@ -191,11 +193,13 @@ FLEETDYN_FN bool side_lifted(const T* normal_force) {
 // several envs together between them (the CPU's lanes, host/env/strut_env_lanes.h, through
 // EnvRun below); advance_env is the plain sequence, on separate locals (the CUDA kernel keeps
 // them in registers). An env whose state stops being sane keeps its last sane state and stops
-// (the episode ends as diverged).
-template <class Model, class T>
-FLEETDYN_FN void env_load(const EnvView<Model, T>& e, int v, T* s, T& origin_x, T& origin_y, T* actuator, T* load, T& lift) {
+// (the episode ends as diverged). Group: the corners this thread holds (physics/core/corner_group.h;
+// AllCorners: the whole vehicle); only the group's leader writes the env's shared outputs.
+template <class Model, class T, class Group = AllCorners>
+FLEETDYN_FN void env_load(const EnvView<Model, T>& e, int v, T* s, T& origin_x, T& origin_y, T* actuator, T* load,
+                          T& lift, const Group& group = Group{}) {
   const int n = e.env_count;
-  for (int j = 0; j < Model::kStateSize; ++j) s[j] = e.state[j * n + v];
+  for (int j = 0; j < HeldState<Model, Group>::kSize; ++j) s[j] = e.state[held_state_index<Model>(group, j) * n + v];
   origin_x = e.origin[v];
   origin_y = e.origin[n + v];
   for (int j = 0; j < 3; ++j) actuator[j] = e.actuator[j * n + v];
@@ -205,23 +209,26 @@ FLEETDYN_FN void env_load(const EnvView<Model, T>& e, int v, T* s, T& origin_x, 
 
 // Takes the physics step's result `next` with its tire normal forces [N]: false when the
 // vehicle diverged (s keeps the last sane state).
-template <class Model, class T>
+template <class Model, class T, class Group = AllCorners>
 FLEETDYN_FN bool env_accept(const EnvView<Model, T>& e, const T* next, const T* tire_normal_force, T* s, T& origin_x,
-                            T& origin_y, T* load, T& lift) {
-  if (!Model::state_is_sane(next)) return false;
+                            T& origin_y, T* load, T& lift, const Group& group = Group{}) {
+  if (!held_state_is_sane<Model>(next, group)) return false;
   lift = side_lifted(tire_normal_force) ? lift + e.integrator.step : T(0);
   for (int i = 0; i < kCorners; ++i) load[i] = tire_normal_force[i];
-  for (int j = 0; j < Model::kStateSize; ++j) s[j] = next[j];
+  for (int j = 0; j < HeldState<Model, Group>::kSize; ++j) s[j] = next[j];
   rebase_coordinate(s[Model::kPosIndex], origin_x);
   rebase_coordinate(s[Model::kPosIndex + 1], origin_y);
   return true;
 }
 
-template <class Model, class T>
+template <class Model, class T, class Group = AllCorners>
 FLEETDYN_FN void env_store(const EnvView<Model, T>& e, int v, const T* s, T origin_x, T origin_y, const T* actuator,
-                           const T* command, const T* load, T lift) {
+                           const T* command, const T* load, T lift, const Group& group = Group{}) {
   const int n = e.env_count;
-  for (int j = 0; j < Model::kStateSize; ++j) e.state[j * n + v] = s[j];
+  for (int j = first_stored_index<Model>(group); j < HeldState<Model, Group>::kSize; ++j) {
+    e.state[held_state_index<Model>(group, j) * n + v] = s[j];
+  }
+  if (!group.leader()) return;
   e.origin[v] = origin_x;
   e.origin[n + v] = origin_y;
   for (int j = 0; j < 3; ++j) {
@@ -253,23 +260,24 @@ struct EnvRun {
 // The physics of one env step of env v: `decimation` physics steps with the actuators following
 // `command`; writes the state, origin, actuators, command, wheel loads and lift clock. Returns
 // whether the vehicle diverged (then its state is the last sane one).
-template <class Model, class T>
+template <class Model, class T, class Group = AllCorners>
 FLEETDYN_FN bool advance_env(const EnvView<Model, T>& e, int v, const typename Model::template Params<T>& p,
-                             const T command[3]) {
-  T s[Model::kStateSize], next[Model::kStateSize], actuator[3], load[kCorners], origin_x, origin_y, lift;
-  env_load(e, v, s, origin_x, origin_y, actuator, load, lift);
+                             const T command[3], const Group& group = Group{}) {
+  constexpr int kSize = HeldState<Model, Group>::kSize;
+  T s[kSize], next[kSize], actuator[3], load[kCorners], origin_x, origin_y, lift;
+  env_load(e, v, s, origin_x, origin_y, actuator, load, lift, group);
   bool diverged = false;
   for (int k = 0; k < e.config.decimation; ++k) {
     follow_command(e.config, command, actuator, e.integrator.step);
     MetricSample<T> sample;
-    Model::step(p, e.terrain, origin_x, origin_y, e.integrator, DriverInput<T>{actuator[0], actuator[1], actuator[2]},
-                s, next, &sample);
-    if (!env_accept(e, next, sample.tire_normal_force, s, origin_x, origin_y, load, lift)) {  // the episode ends
+    step_held<Model>(p, e.terrain, origin_x, origin_y, e.integrator,
+                     DriverInput<T>{actuator[0], actuator[1], actuator[2]}, s, next, &sample, group);
+    if (!env_accept(e, next, sample.tire_normal_force, s, origin_x, origin_y, load, lift, group)) {  // the episode ends
       diverged = true;
       break;
     }
   }
-  env_store(e, v, s, origin_x, origin_y, actuator, command, load, lift);
+  env_store(e, v, s, origin_x, origin_y, actuator, command, load, lift, group);
   return diverged;
 }
 
@@ -326,14 +334,19 @@ FLEETDYN_FN void finish_env_step(const EnvView<Model, T>& e, int v, const typena
   reset_env(e, v);
 }
 
-// One env step of env v (the CUDA kernel's and the CPU's scalar path).
-template <class Model, class T>
-FLEETDYN_FN void step_env(const EnvView<Model, T>& e, int v) {
-  const typename Model::template Params<T> p = e.params[v];
+// One env step of env v (the CPU's scalar path and the CUDA kernels). A whole vehicle's thread
+// copies its parameters (registers and local memory on the GPU); a group's lanes read them in
+// place, and its leader alone finishes the step once the lanes' stores are done.
+template <class Model, class T, class Group = AllCorners>
+FLEETDYN_FN void step_env(const EnvView<Model, T>& e, int v, const Group& group = Group{}) {
+  using Params = typename Model::template Params<T>;
+  using Held = std::conditional_t<Group::kCount == kCorners, const Params, const Params&>;
+  Held p = e.params[v];
   T command[3], change[3];
   env_command(e, v, command, change);
-  const bool diverged = advance_env(e, v, p, command);
-  finish_env_step(e, v, p, diverged, change);
+  const bool diverged = advance_env(e, v, p, command, group);
+  group.sync();
+  if (group.leader()) finish_env_step(e, v, p, diverged, change);
 }
 
 }  // namespace env

@@ -18,7 +18,21 @@ FLEETDYN_FN bool strut_state_is_sane(const T* s) {
          all_below(s, kUnsprungPos, 12, T(20));
 }
 
-// The metrics' view of a strut vehicle: its state at step start and that step's diagnostics.
+// The same check on a corner group's split state: the chassis here, each held corner here, and
+// every corner of the vehicle through the group.
+template <class T, class Group>
+FLEETDYN_FN bool strut_corner_state_is_sane(const T* x, const Group& group) {
+  using namespace strut;
+  bool ok = all_below(x, 0, kChassisSize, T(1e7)) && all_below(x, kVel, 3, T(1e3)) && all_below(x, kOmega, 3, T(1e3));
+  for (int k = 0; k < Group::kCount; ++k) {
+    const int at = kChassisSize + kCornerSize * k;
+    ok = ok && all_below(x, at, kCornerSize, T(1e7)) && all_below(x, at + kCornerPos, 3, T(20));
+  }
+  return group.all(ok);
+}
+
+// The metrics' view of a strut vehicle: its state at step start (either layout: the chassis
+// scalars are at the same indices) and that step's diagnostics, the tire loads by corner.
 template <class T>
 FLEETDYN_FN MetricSample<T> strut_metric_sample(const T* s, const StrutDiagnostics<T>& diag) {
   using namespace strut;
@@ -36,6 +50,11 @@ struct StrutModel {
   using Params = StrutParams<T>;
   static constexpr int kStateSize = kStrutStateSize;
   static constexpr int kPosIndex = strut::kPos;
+  // The split layout of a corner group (strut_state.h).
+  static constexpr int kChassisSize = strut::kChassisSize;
+  static constexpr int kCornerSize = strut::kCornerSize;
+  static FLEETDYN_HD constexpr int chassis_index(int j) { return j; }
+  static FLEETDYN_HD constexpr int corner_index(int corner, int j) { return strut::state_index(corner, j); }
 
   template <class T>
   static FLEETDYN_FN void step(const StrutParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
@@ -45,9 +64,23 @@ struct StrutModel {
     strut_step(p, terrain, origin_x, origin_y, integ, input, s, next, &diag);
     *sample = strut_metric_sample(s, diag);
   }
+  // One step of a corner group's corners (physics/core/corner_group.h), the split layout.
+  template <class T, class Group>
+  static FLEETDYN_FN void step_corners(const StrutParams<T>& p, const TerrainDesc<T>& terrain, T origin_x, T origin_y,
+                                       const IntegratorSettings<T>& integ, DriverInput<T> input, const T* x, T* next,
+                                       MetricSample<T>* sample, const Group& group) {
+    StrutDiagnostics<T> diag;
+    strut_step_split(p, terrain, origin_x, origin_y, integ, input, x, next, &diag, group);
+    group.share(diag.tire_normal_force);
+    *sample = strut_metric_sample(x, diag);
+  }
   template <class T>
   static FLEETDYN_FN bool state_is_sane(const T* s) {
     return strut_state_is_sane(s);
+  }
+  template <class T, class Group>
+  static FLEETDYN_FN bool corner_state_is_sane(const T* x, const Group& group) {
+    return strut_corner_state_is_sane(x, group);
   }
   template <class T>
   static FLEETDYN_FN DriverSense<T> sense(const StrutParams<T>&, const T* s) {

@@ -1,0 +1,175 @@
+// The corner-lane form of a vehicle's run, the CUDA kernel's mapping (four lanes per vehicle, lane k
+// holding corner k, kernels/corner_lanes.cuh), emulated on the CPU: four threads per vehicle run
+// the same run_vehicle_steps with the split layout, their per-corner values meeting through a
+// barrier where the GPU's lanes shuffle. The group sums in AllCorners' order, so the result must
+// be the whole-vehicle path's (the CPU backend's) to the bit: the split layout's load and store,
+// the leader's writes, the shared tire loads, the all-corners sanity vote and the sums are
+// checked here; the shuffles themselves by the CUDA parity tests. Built with -ffp-contract=off so
+// that the two instantiations cannot contract multiply-adds differently.
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "fleetdyn/ce.h"
+#include "fleetdyn/vehicle.h"
+#include "host/batch/batch_storage.h"
+#include "host/batch/typed_batch.h"
+
+namespace fleetdyn {
+namespace {
+
+// Four threads' meeting point: each puts its value in its slot, all read all four.
+class Exchange {
+ public:
+  template <class V>
+  void exchange(int lane, const V& mine, V (&all)[kCorners]) {
+    static_assert(sizeof(V) <= kSlotBytes, "slot too small");
+    std::memcpy(slot_[lane], &mine, sizeof(V));
+    barrier();
+    for (int c = 0; c < kCorners; ++c) std::memcpy(&all[c], slot_[c], sizeof(V));
+    barrier();
+  }
+
+ private:
+  static constexpr int kSlotBytes = 512;
+  void barrier() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const long generation = generation_;
+    if (++arrived_ == kCorners) {
+      arrived_ = 0;
+      ++generation_;
+      wake_.notify_all();
+    } else {
+      wake_.wait(lock, [&] { return generation != generation_; });
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  int arrived_ = 0;
+  long generation_ = 0;
+  alignas(16) unsigned char slot_[kCorners][kSlotBytes];
+};
+
+// The corner group of one emulated lane (the interface of physics/core/corner_group.h).
+struct ThreadedCornerLane {
+  static constexpr int kCount = 1;
+  int lane;
+  Exchange* meeting;
+  int corner(int) const { return lane; }
+  template <class V>
+  V sum(const V (&part)[1]) const {
+    V all[kCorners];
+    meeting->exchange(lane, part[0], all);
+    return sum_of_corners(all[0], all[1], all[2], all[3]);
+  }
+  template <class V>
+  void share(V (&v)[kCorners]) const {
+    const V mine = v[0];
+    meeting->exchange(lane, mine, v);
+  }
+  bool all(bool ok) const {
+    int votes[kCorners];
+    meeting->exchange(lane, ok ? 1 : 0, votes);
+    return votes[0] && votes[1] && votes[2] && votes[3];
+  }
+  bool leader() const { return lane == 0; }
+  void sync() const {
+    int ignored[kCorners];
+    meeting->exchange(lane, 0, ignored);
+  }
+};
+
+// A few vehicles of one model on flat ground, each with its own inputs; the last starts so fast
+// that its first step is not sane (the sanity vote and the leader's status write).
+template <class Model>
+BatchStorage<Model, double> make_storage(const typename Model::template Params<double>& p, double step) {
+  constexpr int n = 4;
+  BatchStorage<Model, double> b;
+  b.vehicle_count = n;
+  b.terrain = default_terrain_desc<double>();
+  b.integrator = IntegratorSettings<double>{step, 1, true};
+  b.params = {p};
+  b.state.assign(static_cast<size_t>(Model::kStateSize) * n, 0.0);
+  b.origin.assign(2 * n, 0.0);
+  b.step_count.assign(n, 0);
+  b.status.assign(n, kStatusRunning);
+  b.metrics.assign(static_cast<size_t>(kMetricCount) * n, 0.0);
+  for (int m = 0; m < kMetricCount; ++m) {
+    if (typed_batch::starts_at_minus_one(m)) {
+      for (int v = 0; v < n; ++v) b.metrics[m * n + v] = -1.0;
+    }
+  }
+  const double steer[n] = {0.0, 0.6, -0.9, 0.2}, throttle[n] = {0.3, 0.0, 0.5, 0.0}, brake[n] = {0.0, 0.4, 0.0, 0.0};
+  b.inputs.assign(3 * n, 0.0);
+  for (int v = 0; v < n; ++v) {
+    std::vector<double> s(Model::kStateSize);
+    double ox = 0.0, oy = 0.0, load[kCorners];
+    Model::initial_state(p, b.terrain, 3.0 * v, 0.0, 0.1 * v, v == n - 1 ? 2.0e3 : 15.0 + 3.0 * v, s.data(), &ox, &oy, load);
+    for (int j = 0; j < Model::kStateSize; ++j) b.state[j * n + v] = s[j];
+    b.origin[v] = ox;
+    b.origin[n + v] = oy;
+    b.inputs[v] = steer[v];
+    b.inputs[n + v] = throttle[v];
+    b.inputs[2 * n + v] = brake[v];
+  }
+  return b;
+}
+
+template <class Model>
+void expect_lanes_match_whole_vehicle(const typename Model::template Params<double>& p, double step, int steps) {
+  BatchStorage<Model, double> whole = make_storage<Model>(p, step);
+  BatchStorage<Model, double> lanes = whole;
+  const BatchView<Model, double> a = whole.view(), b = lanes.view();
+  for (int v = 0; v < a.vehicle_count; ++v) {
+    run_vehicle_steps<false>(a, a.params[0], v, steps);
+    Exchange meeting;
+    std::vector<std::thread> threads;
+    for (int lane = 0; lane < kCorners; ++lane) {
+      threads.emplace_back([&, lane] {
+        run_vehicle_steps<false>(b, b.params[0], v, steps, ThreadedCornerLane{lane, &meeting});
+      });
+    }
+    for (std::thread& t : threads) t.join();
+  }
+  EXPECT_EQ(whole.status, lanes.status);
+  EXPECT_EQ(whole.step_count, lanes.step_count);
+  EXPECT_EQ(whole.status.back(), kStatusDiverged);
+  EXPECT_EQ(whole.step_count[0], steps);
+  ASSERT_EQ(whole.state.size(), lanes.state.size());
+  EXPECT_EQ(std::memcmp(whole.state.data(), lanes.state.data(), whole.state.size() * sizeof(double)), 0);
+  EXPECT_EQ(std::memcmp(whole.metrics.data(), lanes.metrics.data(), whole.metrics.size() * sizeof(double)), 0);
+  EXPECT_EQ(std::memcmp(whole.origin.data(), lanes.origin.data(), whole.origin.size() * sizeof(double)), 0);
+  // The runs did something: the turning vehicle rolled.
+  EXPECT_GT(whole.metrics[metric::max_abs_roll * a.vehicle_count + 2], 0.01);
+}
+
+TEST(CornerLanes, StrutLanesGiveTheWholeVehiclesBits) {
+  expect_lanes_match_whole_vehicle<StrutModel>(hmmwv_params(), 1.0e-3, 400);
+}
+
+TEST(CornerLanes, CeLanesGiveTheWholeVehiclesBits) {
+  expect_lanes_match_whole_vehicle<CeModel>(hmmwv_ce_params(), 2.0e-3, 200);
+}
+
+// Each state index is held exactly once by the chassis and the four corners' split layouts.
+template <class Model>
+void expect_split_layout_covers_state() {
+  std::vector<int> held(Model::kStateSize, 0);
+  for (int j = 0; j < Model::kChassisSize; ++j) ++held[Model::chassis_index(j)];
+  for (int c = 0; c < kCorners; ++c) {
+    for (int j = 0; j < Model::kCornerSize; ++j) ++held[Model::corner_index(c, j)];
+  }
+  for (int i = 0; i < Model::kStateSize; ++i) EXPECT_EQ(held[i], 1) << "state index " << i;
+}
+
+TEST(CornerLanes, SplitLayoutsHoldEveryStateScalarOnce) {
+  expect_split_layout_covers_state<StrutModel>();
+  expect_split_layout_covers_state<CeModel>();
+}
+
+}  // namespace
+}  // namespace fleetdyn
