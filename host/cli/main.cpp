@@ -6,6 +6,7 @@
 //                  [--threads 1,2] [--min-time S] [--out DIR] [--machine NAME] [--quiet]
 //   fleetdyn params [--model strut|ce] [--preset NAME]
 //   fleetdyn kinematics [--preset hmmwv] [--from M --to M --step M] [--steer RAD] [--out FILE] [--plot]
+//   fleetdyn validate --model ce|pgs [--vehicles N] [--backend cpu|cuda] [--precision fp32|fp64]
 //   fleetdyn --version
 // Exit codes: 0 ok, 1 runtime failure, 2 bad input (scenario or command line).
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "host/cli/kinematics_job.h"
 #include "host/cli/params_job.h"
 #include "host/cli/run_job.h"
+#include "host/cli/validate_job.h"
 
 int main(int argc, char** argv) {
   using namespace fleetdyn;
@@ -97,6 +99,24 @@ int main(int argc, char** argv) {
   kin_cmd->add_flag("--plot", kin.plot, "Also write an SVG plot beside the CSV (FILE with extension .svg); needs --out");
   kin_cmd->footer(kinematics_help());
 
+  // ---- validate ------------------------------------------------------------------------------
+  ValidateOptions val;
+  CLI::App* val_cmd = app.add_subcommand(
+      "validate",
+      "Check a model's solver against a dense direct solve of the same equations, per vehicle (cuBLAS on cuda)");
+  val_cmd
+      ->add_option("--model", val.model,
+                   "ce (recursion vs dense M) or pgs (sweeps vs direct solve of the bilateral rows)")
+      ->check(CLI::IsMember({"ce", "pgs"}))
+      ->capture_default_str();
+  val_cmd->add_option("--vehicles", val.vehicles, "Vehicles (scattered parameters and inputs)")->capture_default_str();
+  val_cmd->add_option("--backend", val.backend, "Where the batch steps and the dense solves run")
+      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->capture_default_str();
+  val_cmd->add_option("--precision", val.precision, "Precision of the batch and of the check")
+      ->check(CLI::IsMember({"fp32", "fp64"}))
+      ->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -121,5 +141,6 @@ int main(int argc, char** argv) {
     return kinematics_command(kin, std::cout, std::cerr);
   }
   if (*bench_cmd) return run_bench_job(bench, std::cout);
+  if (*val_cmd) return validate_command(val, std::cout, std::cerr);
   return kExitBadInput;  // unreachable: a subcommand is required
 }

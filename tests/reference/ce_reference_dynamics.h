@@ -7,13 +7,13 @@
 
 #include <array>
 
+#include "fleetdyn/physics/ce/ce_dense.h"
 #include "fleetdyn/physics/ce/ce_model.h"
 
 namespace fleetdyn {
 
-// Generalized velocities: chassis omega (3), chassis origin velocity (3), LCA rates (4), wheel
-// spins (4), chassis axes.
-constexpr int kCeDofs = 14;
+// Generalized velocities (kCeDofs, physics/ce/ce_dense.h): chassis omega (3), chassis origin
+// velocity (3), LCA rates (4), wheel spins (4), chassis axes.
 
 struct CeDenseDynamics {
   std::array<double, kCeDofs * kCeDofs> mass_matrix;  // row-major
