@@ -8,9 +8,11 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/sort.h>
 #include <thrust/system/cuda/execution_policy.h>
+#include <thrust/system/system_error.h>
 #include <thrust/transform_reduce.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kernels/batch_reduce.h"
@@ -89,10 +91,8 @@ struct Larger {
   __host__ __device__ bool operator()(T a, T b) const { return a > b; }
 };
 
-}  // namespace
-
 template <class T>
-BatchSummary summarize_device(const T* metrics, const int* status, const SummaryPlan& plan, cudaStream_t stream) {
+BatchSummary summarize_on(const T* metrics, const int* status, const SummaryPlan& plan, cudaStream_t stream) {
   const int n = plan.vehicle_count;
   const auto policy = thrust::cuda::par.on(stream);
   const thrust::counting_iterator<int> first(0), last(n);
@@ -163,6 +163,17 @@ BatchSummary summarize_device(const T* metrics, const int* status, const Summary
   }
   FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream));
   return s;
+}
+
+}  // namespace
+
+template <class T>
+BatchSummary summarize_device(const T* metrics, const int* status, const SummaryPlan& plan, cudaStream_t stream) {
+  try {
+    return summarize_on(metrics, status, plan, stream);
+  } catch (const thrust::system_error& e) {  // Thrust's own failures (a launch, an allocation)
+    throw Error(std::string("summary on the device: ") + e.what());
+  }
 }
 
 template BatchSummary summarize_device<float>(const float*, const int*, const SummaryPlan&, cudaStream_t);
