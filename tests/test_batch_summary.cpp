@@ -18,6 +18,10 @@
 #include "host/batch/batch_summary.h"
 #include "tests/strut_test_util.h"
 
+#if defined(FLEETDYN_TEST_HAS_STUDY)
+#include "host/study/statistics.h"
+#endif
+
 namespace fleetdyn {
 namespace {
 
@@ -236,6 +240,36 @@ TEST(BatchSummaryHost, RandomArraysMatchTheRule) {
   // Same summation order (vehicle order, long double) as the reference: the mean is exact.
   expect_summary_matches(s, metrics, status, r, 0.0);
 }
+
+#if defined(FLEETDYN_TEST_HAS_STUDY)
+// The quantile definition is the study's (study::sorted_quantile), to the bit: every count from 1
+// to 40 values, every level on a grid of 1/200 and a few that are not binary fractions.
+TEST(BatchSummaryHost, QuantilesAreTheStudysToTheBit) {
+  std::vector<double> levels;
+  for (int k = 0; k <= 200; ++k) levels.push_back(k / 200.0);
+  for (double p : {1.0 / 3.0, 2.0 / 3.0, 1.0 / 7.0, 0.999999}) levels.push_back(p);
+  SummaryRequest r;
+  r.metrics = {"max_abs_roll"};
+  r.quantiles = levels;
+  for (int n = 1; n <= 40; ++n) {
+    std::vector<double> metrics(static_cast<size_t>(kMetricCount) * n, 0.0);
+    std::vector<double> sorted;
+    for (int v = 0; v < n; ++v) {
+      // Ties, values that are not binary fractions, over ten decades (where the two ways of
+      // interpolating round differently).
+      const double x = std::sqrt(2.0) * std::pow(10.0, (v * 37) % 11 - 5);
+      metrics[static_cast<size_t>(metric::max_abs_roll) * n + v] = x;
+      sorted.push_back(x);
+    }
+    std::sort(sorted.begin(), sorted.end());
+    const std::vector<int> status(n, kStatusRunning);
+    const BatchSummary s = summarize_host(metrics.data(), status.data(), plan_summary(r, n));
+    for (size_t k = 0; k < levels.size(); ++k) {
+      EXPECT_EQ(s.metrics[0].quantiles[k], study::sorted_quantile(sorted, levels[k])) << n << " values, p " << levels[k];
+    }
+  }
+}
+#endif
 
 // ---- Batch::summary: the request's errors and a stepped batch -------------------------------------
 
