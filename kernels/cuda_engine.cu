@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "host/backend/cuda_engine.h"
+#include "kernels/batch_reduce.h"
 #include "kernels/corner_lanes.cuh"
 #include "kernels/cuda_check.h"
 #include "kernels/device_buffer.h"
@@ -141,6 +142,9 @@ class CudaEngine final : public Engine<Model, T> {
 
   void synchronize() override { FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_)); }
   std::string device_name() const override { return name_; }
+  BatchSummary summarize(BatchStorage<Model, T>&, const SummaryPlan& plan) override {
+    return summarize_device(metrics_.data(), status_.data(), plan, stream_);
+  }
 
  private:
   cudaStream_t stream_ = nullptr;

@@ -10,6 +10,7 @@
 #include "fleetdyn/error.h"
 #include "host/backend/cuda_engine.h"
 #include "host/batch/batch_impl.h"
+#include "host/batch/batch_summary.h"
 #include "host/batch/driver_setup.h"
 
 namespace fleetdyn {
@@ -188,6 +189,10 @@ std::vector<int> Batch::status() {
   std::vector<int> s;
   impl_->typed->read(nullptr, nullptr, nullptr, &s, nullptr);
   return s;
+}
+
+BatchSummary Batch::summary(const SummaryRequest& request) {
+  return impl_->typed->summary(plan_summary(request, impl_->vehicle_count));
 }
 
 double Batch::time(int vehicle) {

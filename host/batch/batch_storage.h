@@ -8,6 +8,7 @@
 #include "fleetdyn/physics/ce/ce_batch.h"
 #include "fleetdyn/physics/pgs/pgs_vehicle_batch.h"
 #include "fleetdyn/physics/strut/strut_batch.h"
+#include "host/batch/batch_summary.h"
 
 namespace fleetdyn {
 
@@ -129,6 +130,12 @@ class Engine {
   virtual void download(BatchStorage<Model, T>& host) = 0;  // vehicles' arrays (and driver state) back to host; synchronizes
   virtual void synchronize() = 0;
   virtual std::string device_name() const = 0;
+  // Batch::summary where the engine keeps the vehicles' metrics and status. This default brings
+  // `host` up to date and reduces it; the CUDA engine reduces its device copy, downloading nothing.
+  virtual BatchSummary summarize(BatchStorage<Model, T>& host, const SummaryPlan& plan) {
+    download(host);
+    return summarize_host(host.metrics.data(), host.status.data(), plan);
+  }
 };
 
 }  // namespace fleetdyn

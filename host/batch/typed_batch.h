@@ -47,6 +47,7 @@ class TypedBatch {
   virtual void read(std::vector<double>* state, std::vector<double>* origin, std::vector<double>* metrics,
                     std::vector<int>* status, std::vector<int>* step_count) = 0;
   virtual void write_vehicle_state(int v, const std::vector<double>& state) = 0;
+  virtual BatchSummary summary(const SummaryPlan& plan) = 0;  // plan checked (plan_summary)
   virtual std::string device_name() const = 0;
   virtual bool using_tables() const = 0;
   virtual DriverInput<double> current_input(int v, double t) = 0;
@@ -165,6 +166,7 @@ class TypedBatchImpl final : public TypedBatch {
     engine_->upload(host_, kSyncVehicles);
   }
 
+  BatchSummary summary(const SummaryPlan& plan) override { return engine_->summarize(host_, plan); }
   std::string device_name() const override { return engine_->device_name(); }
   bool using_tables() const override { return !host_.table_offset.empty(); }
 

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -105,6 +106,40 @@ struct VehicleSnapshot {
   std::array<double, 4> wheel_spin;  // [rad/s] (ce, pgs: relative to the upright)
 };
 
+// What Batch::summary reduces (docs/design/batch-summary.md). Each metric is summarized over the
+// vehicles that have a value: finite, and for diverged_time the diverged vehicles only; for every
+// other metric the vehicles that did not diverge (a diverged vehicle's peaks stop at its last
+// sane state), and for the event metrics whose "no event" value is -1 (first_liftoff_time,
+// capsize_time, ...) only values >= 0. As `fleetdyn run`'s summary.json and a study's summary.
+struct SummaryRequest {
+  std::vector<std::string> metrics;       // metric names (fleetdyn/physics/core/metrics.h); empty: all
+  std::vector<double> quantiles;          // levels in [0, 1]: Hyndman-Fan type 7, as numpy's default
+  std::string worst_by = "max_abs_roll";  // the metric ranking the worst vehicles, largest first
+  int worst_count = 0;                    // how many worst vehicles, 0 .. vehicle_count()
+};
+
+struct MetricSummary {
+  int metric = 0;     // metric::MetricIndex
+  std::string name;   // e.g. "max_abs_roll"
+  int64_t count = 0;  // vehicles with a value
+  double min = 0.0;   // NaN (and mean, max, quantiles) when count is 0
+  double mean = 0.0;  // summed in at least double precision; the order differs between backends
+  double max = 0.0;
+  std::vector<double> quantiles;  // one per SummaryRequest::quantiles, in its order
+};
+
+struct BatchSummary {
+  int vehicle_count = 0;
+  int running = 0, diverged = 0, rolled_over = 0;  // vehicles per VehicleStatus
+  std::vector<MetricSummary> metrics;              // in the request's order
+  std::vector<double> quantile_levels;             // SummaryRequest::quantiles
+  int worst_metric = 0;                            // metric::MetricIndex of worst_by
+  // The worst_count vehicles with the largest worst_by values (fewer if fewer have a value),
+  // largest first, equal values by vehicle index.
+  std::vector<int> worst_vehicles;
+  std::vector<double> worst_values;
+};
+
 class Batch {
  public:
   // A strut batch. params: length 1 (shared) or vehicle_count (each finalized; see
@@ -164,6 +199,10 @@ class Batch {
   std::vector<double> origins();  // [2][N]
   std::vector<double> metrics();  // [kMetricCount][N]
   std::vector<int> status();
+  // Status counts, per-metric min / mean / max / quantiles and the worst vehicles, reduced where the
+  // backend keeps the batch (on CUDA on the device: nothing per vehicle is downloaded).
+  // Synchronizes. Throws fleetdyn::Error naming a bad request field.
+  BatchSummary summary(const SummaryRequest& request = {});
   // [kDriverStateSize][N] (physics/drivers/driver.h, driver::StateIndex: e.g. the signed lateral error,
   // the last commands, the fishhook's countersteer time); empty before a driver was set.
   std::vector<double> driver_state();

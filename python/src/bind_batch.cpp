@@ -481,6 +481,7 @@ void bind_batch(py::module_& m) {
             b.set_vehicle_state(vehicle, std::vector<double>(state.data(), state.data() + state.size()));
           },
           py::arg("vehicle"), py::arg("state"));
+  bind_summary(cls);
 
   m.def("metric_names", []() { return metric_names(); });
   m.def(

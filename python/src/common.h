@@ -18,6 +18,7 @@ namespace py = pybind11;
 
 void bind_params(py::module_& m);
 void bind_batch(py::module_& m);
+void bind_summary(py::class_<Batch>& cls);  // Batch.summary, from bind_batch
 void bind_env(py::module_& m);
 void bind_buffer_view(py::module_& m);
 
