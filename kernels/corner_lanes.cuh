@@ -49,27 +49,25 @@ struct CornerLane {
   __device__ void sync() const { __syncwarp(mask); }  // orders the lanes' memory accesses too
 
  private:
-  // A value made of 32-bit words (every scalar struct of float or double), shuffled word by word.
-  template <class V>
-  __device__ V shuffle_xor(const V& v, int lane_mask) const {
+  // A value made of 32-bit words (every scalar struct of float or double), shuffled word by word
+  // with `shuffle(word)`.
+  template <class V, class Shuffle>
+  __device__ static V shuffle_words(const V& v, Shuffle shuffle) {
     static_assert(sizeof(V) % sizeof(unsigned) == 0, "shuffled values are made of 32-bit words");
     V out;
     const unsigned* from = reinterpret_cast<const unsigned*>(&v);
     unsigned* to = reinterpret_cast<unsigned*>(&out);
 #pragma unroll
-    for (int w = 0; w < int(sizeof(V) / sizeof(unsigned)); ++w)
-      to[w] = __shfl_xor_sync(mask, from[w], lane_mask, kCorners);
+    for (int w = 0; w < int(sizeof(V) / sizeof(unsigned)); ++w) to[w] = shuffle(from[w]);
     return out;
   }
   template <class V>
+  __device__ V shuffle_xor(const V& v, int lane_mask) const {
+    return shuffle_words(v, [&](unsigned w) { return __shfl_xor_sync(mask, w, lane_mask, kCorners); });
+  }
+  template <class V>
   __device__ V shuffle_from(const V& v, int source) const {
-    static_assert(sizeof(V) % sizeof(unsigned) == 0, "shuffled values are made of 32-bit words");
-    V out;
-    const unsigned* from = reinterpret_cast<const unsigned*>(&v);
-    unsigned* to = reinterpret_cast<unsigned*>(&out);
-#pragma unroll
-    for (int w = 0; w < int(sizeof(V) / sizeof(unsigned)); ++w) to[w] = __shfl_sync(mask, from[w], source, kCorners);
-    return out;
+    return shuffle_words(v, [&](unsigned w) { return __shfl_sync(mask, w, source, kCorners); });
   }
 };
 

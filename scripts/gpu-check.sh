@@ -24,6 +24,13 @@ run test_pgs_vehicle --gtest_output=json:"$out/test_pgs_vehicle.json" 2>&1 | tai
 # A vehicle's bits whatever its batch (alone, shared or own parameters, driven), and a study's
 # worst cases re-simulated to the bits of their samples.csv rows, on CUDA.
 run test_corner_lanes 2>&1 | tail -4
+# The device's own checks: ce accelerations and pgs bilateral rows against cuBLAS batched dense
+# solves, and batch summaries reduced on the device (Thrust) against the host's.
+run test_ce_validate --gtest_output=json:"$out/test_ce_validate.json" 2>&1 | tail -6
+run test_pgs_validate --gtest_output=json:"$out/test_pgs_validate.json" 2>&1 | tail -6
+run test_batch_summary --gtest_output=json:"$out/test_batch_summary.json" 2>&1 | tail -6
+run fleetdyn validate --model ce --backend cuda --precision fp32 --vehicles 100000 2>&1 | tail -4
+run fleetdyn validate --model pgs --backend cuda --precision fp64 --vehicles 10000 2>&1 | tail -4
 run test_batch_composition --gtest_output=json:"$out/test_batch_composition.json" 2>&1 | tail -25
 run test_study --gtest_filter='*OnCuda*' --gtest_output=json:"$out/test_study_cuda.json" 2>&1 | tail -12
 for t in test_strut_static test_strut_dynamics test_strut_energy test_strut_integrator test_ce_dynamics; do
