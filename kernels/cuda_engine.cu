@@ -8,6 +8,7 @@
 
 #include "host/backend/cuda_engine.h"
 #include "kernels/cuda_check.h"
+#include "kernels/cuda_step_launch.h"
 #include "kernels/device_buffer.h"
 
 namespace fleetdyn {
@@ -83,6 +84,11 @@ class CudaEngine final : public Engine<Model, T> {
 #define FLEETDYN_DEVICE_ARRAY(sync, name, E, view) v.view = name##_.data();
     FLEETDYN_BATCH_ARRAYS(FLEETDYN_DEVICE_ARRAY)
 #undef FLEETDYN_DEVICE_ARRAY
+    if constexpr (CudaStepLaunch<Model>::kCustom) {  // the model's own kernel (kernels/cuda_step_launch.h)
+      CudaStepLaunch<Model>::template launch<T>(v, steps, stream_);
+      FLEETDYN_CUDA_TRY(cudaGetLastError());
+      return;
+    }
     const int blocks = (v.vehicle_count + kThreadsPerBlock - 1) / kThreadsPerBlock;
     // Parameter sets too large for a per-thread copy (pgs: the core's model arrays, ~10-17 KB)
     // are always read in place; those kernels are never built with the copy.

@@ -20,6 +20,8 @@ run test_vector_env --gtest_output=json:"$out/test_vector_env.json" 2>&1 | tail 
 run test_ce_vector_env --gtest_output=json:"$out/test_ce_vector_env.json" 2>&1 | tail -25
 run test_pgs_backends --gtest_output=json:"$out/test_pgs_backends.json" 2>&1 | tail -25
 run test_pgs_vehicle --gtest_output=json:"$out/test_pgs_vehicle.json" 2>&1 | tail -25
+# The pgs vehicle's own kernel (lanes per vehicle, kernels/pgs_vehicle_kernel.cu) against the CPU.
+run test_pgs_lanes --gtest_output=json:"$out/test_pgs_lanes.json" 2>&1 | tail -25
 # A vehicle's bits whatever its batch (alone, shared or own parameters, driven), and a study's
 # worst cases re-simulated to the bits of their samples.csv rows, on CUDA.
 run test_batch_composition --gtest_output=json:"$out/test_batch_composition.json" 2>&1 | tail -25
@@ -39,8 +41,9 @@ run fleetdyn bench --machine "$machine-host-cpu" --out "$out" --backends cpu --t
 # ce (target: >= 330 000 vehicles in real time in fp32 at its 2 ms step).
 run fleetdyn bench --model ce --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1000,100000,1000000 \
   2>&1 | tail -14
-# pgs (target: >= 50 000 vehicles in real time in fp32 at 1 ms, 30 fixed sweeps), and the
-# solver's thread- vs warp-per-system kernels on the seed problems.
+# pgs (target: >= 50 000 vehicles in real time in fp32, >= 25 000 in fp64, at 1 ms, 30 fixed
+# sweeps; its own kernel, lanes per vehicle), and the solver's thread- vs lanes-per-system
+# kernels on the seed problems.
 run fleetdyn bench --model pgs --machine "$machine-cuda" --out "$out" --backends cuda --precisions fp32,fp64 \
   --sizes 1000,10000,100000 2>&1 | tail -10
 run fleetdyn_bench_pgs --benchmark_out="$out/$machine-gbench-pgs.json" --benchmark_out_format=json 2>&1 | tail -20

@@ -34,6 +34,6 @@ names = subprocess.run(["c++filt"], input="\n".join(r[0] for r in rows), capture
 print("| kernel | registers | stack (B) | spill stores (B) | spill loads (B) |")
 print("| --- | ---: | ---: | ---: | ---: |")
 for r, n in sorted(zip(rows, names), key=lambda x: x[1]):
-    n = re.sub(r"\(.*\)$", "", n).replace("fleetdyn::", "").replace("(anonymous namespace)::", "")
+    n = re.sub(r"\(.*\)$", "", n.replace("(anonymous namespace)::", "")).replace("fleetdyn::", "")
     print(f"| `{n}` | {r[1]} | {r[2]} | {r[3]} | {r[4]} |")
 '
