@@ -85,7 +85,7 @@ class PgsCudaEngine final : public PgsEngine<T> {
     cudaDeviceProp prop{};
     FLEETDYN_CUDA_TRY(cudaGetDeviceProperties(&prop, 0));
     shared_limit_ = prop.sharedMemPerBlockOptin;
-    name_ = std::string(prop.name) + (warp_per_system ? " (warp per system)" : " (thread per system)");
+    name_ = std::string(prop.name) + (warp_per_system ? " (lanes per system)" : " (thread per system)");
   }
   ~PgsCudaEngine() override {
     cudaStreamSynchronize(stream_);
