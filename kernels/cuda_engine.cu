@@ -12,6 +12,7 @@
 #include "kernels/batch_reduce.h"
 #include "kernels/corner_lanes.cuh"
 #include "kernels/cuda_check.h"
+#include "kernels/cuda_step_launch.h"
 #include "kernels/device_buffer.h"
 
 namespace fleetdyn {
@@ -94,7 +95,7 @@ class CudaEngine final : public Engine<Model, T> {
 #undef FLEETDYN_UPLOAD_ARRAY
     if (first) {
       local_params_ = local_params_for(static_cast<int>(host.params.size()));
-      corner_lanes_ = corner_lanes_enabled();
+      lanes_per_vehicle_ = lanes_per_vehicle_enabled();
     }
     // The host vectors may change after this returns: finish the copies first.
     FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));
@@ -105,8 +106,18 @@ class CudaEngine final : public Engine<Model, T> {
 #define FLEETDYN_DEVICE_ARRAY(sync, name, E, view) v.view = name##_.data();
     FLEETDYN_BATCH_ARRAYS(FLEETDYN_DEVICE_ARRAY)
 #undef FLEETDYN_DEVICE_ARRAY
+    // A model's own kernel (kernels/cuda_step_launch.h: pgs, lanes per vehicle), or four lanes per
+    // vehicle for the models written per corner, unless FLEETDYN_CUDA_LANES=vehicle asks for one
+    // thread per vehicle (the generic kernel below).
+    if constexpr (CudaStepLaunch<Model>::kCustom) {
+      if (lanes_per_vehicle_) {
+        CudaStepLaunch<Model>::template launch<T>(v, steps, stream_);
+        FLEETDYN_CUDA_TRY(cudaGetLastError());
+        return;
+      }
+    }
     if constexpr (HasCornerLanes<Model>::value) {
-      if (corner_lanes_) {
+      if (lanes_per_vehicle_) {
         const int blocks = (v.vehicle_count * kCorners + kThreadsPerBlock - 1) / kThreadsPerBlock;
         if (v.driver.mode != kDriverOpenLoop) {
           corner_step_kernel<Model, T, true><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
@@ -149,7 +160,7 @@ class CudaEngine final : public Engine<Model, T> {
  private:
   cudaStream_t stream_ = nullptr;
   bool local_params_ = false;
-  bool corner_lanes_ = true;
+  bool lanes_per_vehicle_ = true;
   std::string name_;
   bool uploaded_ = false;
   using Params = typename Model::template Params<T>;

@@ -123,7 +123,7 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
     view.actions = device_actions;
     bool launched = false;
     if constexpr (HasCornerLanes<Model>::value) {
-      if (corner_lanes_) {
+      if (lanes_per_vehicle_) {
         env_corner_step_kernel<Model, T><<<blocks(n * kCorners), kEnvThreadsPerBlock, 0, stream_>>>(view);
         launched = true;
       }
@@ -169,7 +169,7 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
     return device;
   }
   static int blocks(int n) { return (n + kEnvThreadsPerBlock - 1) / kEnvThreadsPerBlock; }
-  bool corner_lanes_ = corner_lanes_enabled();
+  bool lanes_per_vehicle_ = lanes_per_vehicle_enabled();
   cudaStream_t stream_ = nullptr;
   int* bad_host_ = nullptr;                 // pinned
   float* staging_[2] = {nullptr, nullptr};  // pinned

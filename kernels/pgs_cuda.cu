@@ -1,15 +1,16 @@
 // CUDA backend of the pgs batch, two kernels over the single-source step (physics/pgs/step.h),
-// all requested steps in one launch, state and scratch in global memory component-major
-// (stride = system_count):
-//   - a thread per system: consecutive threads read consecutive addresses of each component;
-//   - a warp per system: lane 0 prepares the step (forces, rows, warm start) and finishes it,
-//     the 32 lanes split each row color of every sweep (pgs_sweep_colored), synchronizing per
-//     color. Which is faster depends on the rows per system; neither was measured on a device
-//     yet (docs/models/pgs.md says what to measure). The CPU runs the colored order with one
-//     lane (PgsSolverSettings::colored_sweeps), which is how the tests cover its logic.
+// all requested steps in one launch, state in global memory component-major (stride =
+// system_count):
+//   - a thread per system, its scratch component-major too: consecutive threads read
+//     consecutive addresses of each component;
+//   - lanes of a warp per system (pgs_step_warp_kernel), its scratch in shared memory. The CPU
+//     runs the same colored order with one lane (PgsSolverSettings::colored_sweeps), which is how
+//     the tests cover its arithmetic.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "fleetdyn/physics/pgs/step.h"
 #include "host/pgs/pgs_engine.h"
@@ -30,31 +31,50 @@ __global__ void pgs_step_kernel(pgs::ModelView<T> model, T* state, T* scratch, T
   for (int k = 0; k < steps; ++k) pgs::pgs_step(model, st, sc, rp, &status[s], &iterations[s]);
 }
 
+// A group of `lanes` lanes per system (lanes: a power of two, the widest row color rounded up, so
+// no lane of a color idles needlessly; 32 / lanes systems per warp). The system's scratch is in
+// shared memory, contiguous (stride 1), when it fits (shared = true), else in its own contiguous
+// block of `scratch`. Lane 0 of the group prepares the step (forces, rows, warm start) and
+// finishes it; all lanes split each row color of every sweep and the residual
+// (pgs_sweep_colored, pgs_residual), synchronizing per color. The lanes of a group only ever
+// synchronize among themselves, so groups (systems) of a warp go their own ways.
 template <class T>
 __global__ void pgs_step_warp_kernel(pgs::ModelView<T> model, T* state, T* scratch, T* report, int* status,
-                                     int* iterations, int n, int steps) {
-  const int s = static_cast<int>((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32);
-  const int lane = static_cast<int>(threadIdx.x % 32);
-  if (s >= n) return;  // uniform across the warp: its 32 lanes share s
+                                     int* iterations, int n, int steps, int lanes, bool shared) {
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int s = static_cast<int>(thread / lanes);
+  const int lane = static_cast<int>(thread % lanes);
+  if (s >= n) return;  // uniform across the group: its lanes share s
+  const int size = pgs::scratch_size(model.body_count, model.row_count);
+  T* own = shared ? reinterpret_cast<T*>(shared_bytes) + static_cast<long long>(threadIdx.x / lanes) * size
+                  : scratch + static_cast<long long>(s) * size;
   const pgs::Strided<T> st{state, n, s};
-  const pgs::Strided<T> sc{scratch, n, s};
+  const pgs::Strided<T> sc{own, 1, 0};
   const pgs::Strided<T> rp{report, n, s};
   for (int k = 0; k < steps; ++k) {
-    const int frozen = status[s] & pgs::kStatusNonFinite;  // every lane reads it before lane 0 writes
-    __syncwarp();
+    const int frozen = pgs::lane0_value(status[s] & pgs::kStatusNonFinite, lanes);  // read before lane 0 writes
     if (frozen) return;
     pgs::RowBuild<T> build{};
     if (lane == 0) pgs::pgs_step_prepare(model, st, sc, status[s], &build);
-    __syncwarp();
+    pgs::lane_sync(lanes);
     T bilateral = T(0), complementarity = T(0);
-    const int sweeps = pgs::pgs_solve(model, sc, &bilateral, &complementarity, lane, 32);
-    __syncwarp();
+    const int sweeps = pgs::pgs_solve(model, sc, &bilateral, &complementarity, lane, lanes);
     if (lane == 0) {
       iterations[s] = sweeps;
       pgs::pgs_step_finish(model, st, sc, rp, &status[s], build, bilateral, complementarity);
     }
-    __syncwarp();
+    pgs::lane_sync(lanes);
   }
+}
+
+// Lanes per system for the warp kernel: the widest color rounded up to a power of two (1 .. 32).
+inline int lanes_for_colors(const std::vector<int>& color_begin) {
+  int widest = 1;
+  for (size_t c = 0; c + 1 < color_begin.size(); ++c) widest = std::max(widest, color_begin[c + 1] - color_begin[c]);
+  int lanes = 1;
+  while (lanes < widest && lanes < 32) lanes *= 2;
+  return lanes;
 }
 
 template <class T>
@@ -64,7 +84,8 @@ class PgsCudaEngine final : public PgsEngine<T> {
     FLEETDYN_CUDA_TRY(cudaStreamCreate(&stream_));
     cudaDeviceProp prop{};
     FLEETDYN_CUDA_TRY(cudaGetDeviceProperties(&prop, 0));
-    name_ = std::string(prop.name) + (warp_per_system ? " (warp per system)" : " (thread per system)");
+    shared_limit_ = prop.sharedMemPerBlockOptin;
+    name_ = std::string(prop.name) + (warp_per_system ? " (lanes per system)" : " (thread per system)");
   }
   ~PgsCudaEngine() override {
     cudaStreamSynchronize(stream_);
@@ -89,18 +110,32 @@ class PgsCudaEngine final : public PgsEngine<T> {
     view_.rows = rows_.data();
     view_.sweep_order = sweep_order_.data();
     view_.color_begin = color_begin_.data();
-    scratch_.upload(std::vector<T>(static_cast<size_t>(pgs::scratch_size(view_.body_count, view_.row_count)) * n, T(0)), stream_);
+    const size_t scratch = static_cast<size_t>(pgs::scratch_size(view_.body_count, view_.row_count));
+    shared_bytes_ = 0;
+    if (warp_per_system_) {
+      // The warp kernel's scratch: in shared memory, one block (warp) of 32 / lanes systems, when
+      // it fits the block's opt-in limit; else one contiguous block per system in global memory.
+      lanes_ = lanes_for_colors(model_.color_begin);
+      const size_t bytes = sizeof(T) * scratch * static_cast<size_t>(32 / lanes_);
+      if (bytes <= shared_limit_) {
+        FLEETDYN_CUDA_TRY(cudaFuncSetAttribute(pgs_step_warp_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(bytes)));
+        shared_bytes_ = bytes;
+      }
+    }
+    scratch_.upload(std::vector<T>(shared_bytes_ > 0 ? 0 : scratch * static_cast<size_t>(n), T(0)), stream_);
     write(arrays);
   }
 
   void step(int steps) override {
-    const int block = 128;
     if (warp_per_system_) {
-      const long long threads = 32LL * n_;
-      const int grid = static_cast<int>((threads + block - 1) / block);
-      pgs_step_warp_kernel<T><<<grid, block, 0, stream_>>>(view_, state_.data(), scratch_.data(), report_.data(),
-                                                           status_.data(), iterations_.data(), n_, steps);
+      const int systems_per_block = 32 / lanes_;  // a block is one warp
+      const int grid = (n_ + systems_per_block - 1) / systems_per_block;
+      pgs_step_warp_kernel<T><<<grid, 32, shared_bytes_, stream_>>>(view_, state_.data(), scratch_.data(),
+                                                                    report_.data(), status_.data(), iterations_.data(),
+                                                                    n_, steps, lanes_, shared_bytes_ > 0);
     } else {
+      const int block = 128;
       const int grid = (n_ + block - 1) / block;
       pgs_step_kernel<T><<<grid, block, 0, stream_>>>(view_, state_.data(), scratch_.data(), report_.data(),
                                                       status_.data(), iterations_.data(), n_, steps);
@@ -124,6 +159,9 @@ class PgsCudaEngine final : public PgsEngine<T> {
 
  private:
   bool warp_per_system_ = false;
+  size_t shared_limit_ = 0;  // [B] dynamic shared memory a block may opt in to
+  size_t shared_bytes_ = 0;  // [B] the warp kernel's dynamic shared memory per block (0: scratch in global memory)
+  int lanes_ = 32;           // the warp kernel's lanes per system
   cudaStream_t stream_ = nullptr;
   std::string name_;
   PgsModelData<T> model_;

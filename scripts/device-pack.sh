@@ -15,7 +15,8 @@ cmake --build build-device -j "$(nproc 2>/dev/null || echo 2)"
   build-device/tests/test_strut_energy build-device/tests/test_strut_integrator \
   build-device/tests/test_ce_batch build-device/tests/test_ce_dynamics \
   build-device/tests/test_vector_env build-device/tests/test_ce_vector_env build-device/bench/fleetdyn_bench_env \
-  build-device/tests/test_pgs_backends build-device/tests/test_pgs_vehicle build-device/bench/fleetdyn_bench_pgs \
+  build-device/tests/test_pgs_backends build-device/tests/test_pgs_vehicle build-device/tests/test_pgs_lanes \
+  build-device/bench/fleetdyn_bench_pgs \
   build-device/tests/test_batch_composition build-device/tests/test_study build-device/tests/test_corner_lanes \
   build-device/tests/test_ce_validate build-device/tests/test_pgs_validate build-device/tests/test_batch_summary
 # The Python module is built on the device machine itself (scripts/gpu-python.sh); the core

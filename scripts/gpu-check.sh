@@ -21,6 +21,8 @@ run test_vector_env --gtest_output=json:"$out/test_vector_env.json" 2>&1 | tail 
 run test_ce_vector_env --gtest_output=json:"$out/test_ce_vector_env.json" 2>&1 | tail -25
 run test_pgs_backends --gtest_output=json:"$out/test_pgs_backends.json" 2>&1 | tail -25
 run test_pgs_vehicle --gtest_output=json:"$out/test_pgs_vehicle.json" 2>&1 | tail -25
+# The pgs vehicle's own kernel (lanes per vehicle, kernels/pgs_vehicle_kernel.cu) against the CPU.
+run test_pgs_lanes --gtest_output=json:"$out/test_pgs_lanes.json" 2>&1 | tail -25
 # A vehicle's bits whatever its batch (alone, shared or own parameters, driven), and a study's
 # worst cases re-simulated to the bits of their samples.csv rows, on CUDA.
 run test_corner_lanes 2>&1 | tail -4
@@ -45,14 +47,16 @@ cpus=$(nproc 2>/dev/null || echo 1)
 # CUDA up to a million vehicles; the host CPU of the GPU machine with 1 thread and all of them.
 run fleetdyn bench --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1,100,10000,100000,1000000 2>&1 | tail -14
 run fleetdyn bench --machine "$machine-host-cpu" --out "$out" --backends cpu --threads "1,$cpus" 2>&1 | tail -20
-# Four lanes per vehicle (strut, ce: the default) against one thread per vehicle
-# (FLEETDYN_CUDA_LANES=vehicle), alternating in one run, shared and per-vehicle parameters.
+# Several lanes per vehicle (strut, ce: four; pgs: eight; the default) against one thread per
+# vehicle (FLEETDYN_CUDA_LANES=vehicle), alternating in one run, shared and per-vehicle parameters.
 for round in 1 2; do
-  for lanes in vehicle corners; do
-    for model in strut ce; do
+  for lanes in vehicle several; do
+    for model in strut ce pgs; do
+      sizes=100000,1000000
+      [ "$model" = pgs ] && sizes=10000,100000
       export FLEETDYN_CUDA_LANES=$lanes
       run fleetdyn bench --model "$model" --machine "$machine-cuda-lanes-$lanes-r$round" --out "$out" --backends cuda \
-        --sizes 100000,1000000 2>&1 | tail -10
+        --sizes "$sizes" 2>&1 | tail -10
     done
   done
 done
@@ -60,7 +64,7 @@ unset FLEETDYN_CUDA_LANES
 # Nsight Compute on the strut fp32 kernels of both mappings: achieved occupancy, registers and
 # local-memory (spill) traffic of one launch at 10^5 vehicles.
 ncu_bin=$(command -v ncu 2>/dev/null || echo "$(dirname "$(command -v nvcc)")/ncu")
-for lanes in vehicle corners; do
+for lanes in vehicle several; do
   echo "== ncu strut fp32, FLEETDYN_CUDA_LANES=$lanes"
   FLEETDYN_CUDA_LANES=$lanes LD_LIBRARY_PATH="$PWD/.device/lib:${LD_LIBRARY_PATH:-}" "$ncu_bin" --clock-control none \
     --kernel-name regex:'step_kernel' --launch-skip 2 --launch-count 1 \
@@ -71,8 +75,9 @@ done
 # ce (target: >= 330 000 vehicles in real time in fp32 at its 2 ms step).
 run fleetdyn bench --model ce --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1000,100000,1000000 \
   2>&1 | tail -14
-# pgs (target: >= 50 000 vehicles in real time in fp32 at 1 ms, 30 fixed sweeps), and the
-# solver's thread- vs warp-per-system kernels on the seed problems.
+# pgs (target: >= 50 000 vehicles in real time in fp32, >= 25 000 in fp64, at 1 ms, 30 fixed
+# sweeps; its own kernel, lanes per vehicle), and the solver's thread- vs lanes-per-system
+# kernels on the seed problems.
 run fleetdyn bench --model pgs --machine "$machine-cuda" --out "$out" --backends cuda --precisions fp32,fp64 \
   --sizes 1000,10000,100000 2>&1 | tail -10
 run fleetdyn_bench_pgs --benchmark_out="$out/$machine-gbench-pgs.json" --benchmark_out_format=json 2>&1 | tail -20

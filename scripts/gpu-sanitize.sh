@@ -2,7 +2,7 @@
 # Run on the lent GPU machine after scripts/device-pack.sh here (gpu-check.sh calls it):
 # compute-sanitizer memcheck (out-of-bounds, misaligned and invalid global/local accesses) and
 # racecheck (shared-memory hazards) over short runs of each model's kernel (0.2 s of its example
-# scenario, 16 vehicles) and the vector env kernels (their CUDA parity test). Prints each tool's
+# scenario, 16 vehicles), the vector env kernels and the pgs solver's (their CUDA parity tests). Prints each tool's
 # summary; exits 1 if any run reports an error.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -29,5 +29,7 @@ for tool in memcheck racecheck; do
     sanitize "$tool" fleetdyn run "$short/$sc.yaml" --backend cuda --vehicles 16 --out "$short/out-$sc" --quiet
   done
   sanitize "$tool" test_vector_env --gtest_filter='*CudaMatchesCpu*'
+  # The pgs solver's kernels on the seed problems (the lanes-per-system one shares shared memory).
+  sanitize "$tool" test_pgs_backends --gtest_filter='*CudaMatchesCpu*'
 done
 exit "$status"

@@ -1,6 +1,6 @@
 // Backend agreement for the pgs batch: bit-identical CPU results whatever the thread count and
 // batch size; fp32 against fp64 within a stated tolerance; the colored row order (the CUDA warp
-// kernel's) against the table order; CUDA, thread and warp per system, against the CPU (skipped
+// kernel's) against the table order; CUDA, thread and lanes per system, against the CPU (skipped
 // without a device). The systems: seed 000's suspension over the bump, each with its own socket height
 // offset and initial bar bounce (set_state), so systems differ.
 #include <gtest/gtest.h>
@@ -138,10 +138,10 @@ TEST(PgsBackends, CudaMatchesCpu) {
     std::printf("CUDA vs CPU, system %d: fp64 %.3e, fp32 %.3e\n", pick, d64, d32);
     EXPECT_LT(d64, 1.0e-9);  // FMA contraction differs between the compilers, nothing else
     EXPECT_LT(d32, 1.0e-4);
-    // The warp kernel sweeps color by color: compare with the CPU's colored order.
+    // The lanes-per-system kernel sweeps color by color: compare with the CPU's colored order.
     const double w64 = max_difference(run(64, 0, Precision::Fp64, pick, BackendKind::Cuda, true, true),
                                       run(64, 1, Precision::Fp64, pick, BackendKind::Cpu, true));
-    std::printf("CUDA warp per system vs CPU colored, system %d: fp64 %.3e\n", pick, w64);
+    std::printf("CUDA lanes per system vs CPU colored, system %d: fp64 %.3e\n", pick, w64);
     EXPECT_LT(w64, 1.0e-9);
   }
 }

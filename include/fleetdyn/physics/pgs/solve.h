@@ -132,45 +132,84 @@ FLEETDYN_INLINE_FN S pgs_sweep(const ModelView<T>& m, Strided<S> scratch) {
   return largest;
 }
 
-// The lanes of a CUDA warp that share one system: a barrier, and the largest value over the
-// lanes. Host code has one lane and neither does anything.
-FLEETDYN_FN void lane_sync() {
+// The lanes of a CUDA warp that share one system: `lanes` consecutive lanes (a power of two, at
+// most 32) starting at a multiple of `lanes`, so a warp may hold 32 / lanes systems. A barrier
+// over the group, the largest value over it and lane 0's value. Host code has one lane and none
+// of them does anything.
+FLEETDYN_FN unsigned lane_group_mask(int lanes) {
 #if defined(__CUDA_ARCH__)
-  __syncwarp();
+  if (lanes >= 32) return 0xffffffffu;
+  const unsigned first = (threadIdx.x % 32u) & ~static_cast<unsigned>(lanes - 1);
+  return ((1u << lanes) - 1u) << first;
+#else
+  (void)lanes;
+  return 1u;
+#endif
+}
+FLEETDYN_FN void lane_sync(int lanes) {
+#if defined(__CUDA_ARCH__)
+  __syncwarp(lane_group_mask(lanes));
+#else
+  (void)lanes;
 #endif
 }
 template <class S>
-FLEETDYN_INLINE_FN S lanes_max(S v) {
+FLEETDYN_INLINE_FN S lanes_max(S v, int lanes) {
 #if defined(__CUDA_ARCH__)
-  for (int offset = 16; offset > 0; offset >>= 1) v = larger(v, __shfl_xor_sync(0xffffffffu, v, offset));
+  const unsigned mask = lane_group_mask(lanes);
+  for (int offset = lanes / 2; offset > 0; offset >>= 1) v = larger(v, __shfl_xor_sync(mask, v, offset, lanes));
+#else
+  (void)lanes;
 #endif
   return v;
 }
+template <class V>
+FLEETDYN_INLINE_FN V lane0_value(V v, int lanes) {
+#if defined(__CUDA_ARCH__)
+  return __shfl_sync(lane_group_mask(lanes), v, 0, lanes);
+#else
+  (void)lanes;
+  return v;
+#endif
+}
 
-// One sweep color by color (the row table's coloring: no two rows of a color share a body, so
-// their updates commute). `lanes` lanes split each color; on the host lanes = 1 runs the same
-// order serially, which is how the CPU tests the warp kernel's order. With lanes > 1 (a full
-// warp) the lanes synchronize after each color and agree on the largest change.
+// Lane `lane` of `lanes`'s share of color c: rows color_begin[c] + lane, + lanes, ... of the
+// sweep order. No two rows of a color share a body, so they commute: the lanes' shares done one
+// after another (the host tests) or at once (a CUDA warp) give the same numbers bit for bit.
+// Returns the largest change among the lane's rows.
+template <class T, class S>
+FLEETDYN_INLINE_FN S sweep_color(const ModelView<T>& m, Strided<S> scratch, int c, int lane, int lanes) {
+  S largest = S(0);
+  for (int i = m.color_begin[c] + lane; i < m.color_begin[c + 1]; i += lanes) {
+    largest = larger(largest, update_row(m, scratch, m.sweep_order[i]));
+  }
+  return largest;
+}
+
+// One sweep color by color (the row table's coloring). With lanes = 1 the host runs the colors'
+// rows serially in the same order, which is how the CPU tests a warp kernel's arithmetic. With
+// lanes > 1 the lanes synchronize after each color and agree on the largest change.
 template <class T, class S>
 FLEETDYN_INLINE_FN S pgs_sweep_colored(const ModelView<T>& m, Strided<S> scratch, int lane, int lanes) {
   S largest = S(0);
   for (int c = 0; c < m.color_count; ++c) {
-    for (int i = m.color_begin[c] + lane; i < m.color_begin[c + 1]; i += lanes) {
-      largest = larger(largest, update_row(m, scratch, m.sweep_order[i]));
-    }
-    if (lanes > 1) lane_sync();
+    largest = larger(largest, sweep_color(m, scratch, c, lane, lanes));
+    if (lanes > 1) lane_sync(lanes);
   }
-  return lanes > 1 ? lanes_max(largest) : largest;
+  return lanes > 1 ? lanes_max(largest, lanes) : largest;
 }
 
 // Residuals of the current impulses and velocities (natural map, see above), without changing
-// them: the largest over bilateral rows and over the unilateral and friction rows.
+// them: the largest over bilateral rows and over the unilateral and friction rows. Lane `lane`
+// of `lanes` takes rows lane, lane + lanes, ...; with lanes > 1 the lanes then agree on the
+// largest (a maximum: the same whichever lane saw which row).
 template <class T, class S>
-FLEETDYN_FN void pgs_residual(const ModelView<T>& m, Strided<S> scratch, S* bilateral, S* complementarity) {
+FLEETDYN_FN void pgs_residual(const ModelView<T>& m, Strided<S> scratch, S* bilateral, S* complementarity, int lane = 0,
+                              int lanes = 1) {
   *bilateral = S(0);
   *complementarity = S(0);
   const int n = m.row_count;
-  for (int r = 0; r < n; ++r) {
+  for (int r = lane; r < n; r += lanes) {
     const RowInfo& info = m.rows[r];
     const int b = row_scratch(r, 0);
     const S eff = scratch[b + kEffMass];
@@ -196,13 +235,18 @@ FLEETDYN_FN void pgs_residual(const ModelView<T>& m, Strided<S> scratch, S* bila
     const S proposed = clamp(row_proposal(scratch, n, r, info), lower, upper);
     *complementarity = larger(*complementarity, select(acting, velocity_change(proposed - lambda, eff), S(0)));
   }
+  if (lanes > 1) {
+    *bilateral = lanes_max(*bilateral, lanes);
+    *complementarity = lanes_max(*complementarity, lanes);
+    lane_sync(lanes);  // every lane's reads are done before any lane sweeps again
+  }
 }
 
 // Sweeps until the residual is at most `tolerance` or `max_iterations` sweeps were made. The
 // residual is evaluated (one extra pass) only when a sweep changed no row by more than the
 // tolerance, so a converged result is certified, not inferred. Returns the sweeps made.
-// With lanes > 1 (a warp per system) every lane runs this loop: all see the same change and
-// residuals (read after a barrier), so they stop together. SIMD lanes (S a lane type) stop
+// With lanes > 1 (lanes of a warp per system) every lane runs this loop: all see the same change
+// and residuals (reduced over the lanes), so they stop together. SIMD lanes (S a lane type) stop
 // when every lane has converged.
 template <class T, class S>
 FLEETDYN_FN int pgs_solve(const ModelView<T>& m, Strided<S> scratch, S* bilateral, S* complementarity, int lane = 0,
@@ -214,11 +258,11 @@ FLEETDYN_FN int pgs_solve(const ModelView<T>& m, Strided<S> scratch, S* bilatera
     const S change = colored ? pgs_sweep_colored(m, scratch, lane, lanes) : pgs_sweep(m, scratch);
     ++sweeps;
     if (tol > T(0) && all_lanes(change <= S(tol))) {
-      pgs_residual(m, scratch, bilateral, complementarity);
+      pgs_residual(m, scratch, bilateral, complementarity, lane, lanes);
       if (all_lanes(larger(*bilateral, *complementarity) <= S(tol))) return sweeps;
     }
   }
-  pgs_residual(m, scratch, bilateral, complementarity);
+  pgs_residual(m, scratch, bilateral, complementarity, lane, lanes);
   return sweeps;
 }
 

@@ -1,0 +1,95 @@
+// The pgs vehicle on the GPU: kLanes lanes of a warp per vehicle (kVehiclesPerBlock vehicles per
+// one-warp block), the vehicle's solver scratch (rows and bodies, physics/pgs/layout.h) in shared
+// memory. Lane 0 of a vehicle's group runs the scalar phases the CPU runs (VehicleRun: inputs and
+// drivers, the loads, building the rows and the warm start, the position update, the sanity
+// check and the metrics; physics/pgs/vehicle.h's phases); all the group's lanes split each row
+// color of every sweep and the residual (physics/pgs/solve.h pgs_solve with lanes > 1),
+// synchronizing per color, no atomics. The CPU sweeps the same colors in the same order with one
+// lane, so its tests check this kernel's arithmetic.
+//
+// Why: a thread per vehicle keeps the ~13 KB (fp32) scratch in local memory, 32 vehicles per warp,
+// far beyond the L1, so every row update waits on L2; and a vehicle's sweep is a chain of
+// dependent row updates. Here the scratch sits in shared memory and a color's rows (no two on one
+// body) update at once.
+#include <cuda_runtime.h>
+
+#include "kernels/cuda_check.h"
+#include "kernels/pgs_vehicle_kernel.h"
+
+namespace fleetdyn {
+namespace {
+
+// Lanes per vehicle: the vehicle's widest row color has 5 rows (a chassis row, and per corner a
+// row of its upright), so 8 lanes take any color in one pass.
+constexpr int kLanes = 8;
+constexpr int kVehiclesPerBlock = 32 / kLanes;
+template <class T>
+constexpr size_t kSharedBytesPerBlock = sizeof(T) * pgsv::kScratchSize* kVehiclesPerBlock;
+
+template <bool kDrivers, class T>
+__global__ void __launch_bounds__(32) pgs_vehicle_kernel(BatchView<PgsVehicleModel, T> b, int steps) {
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  const int group = static_cast<int>(threadIdx.x) / kLanes;
+  const int lane = static_cast<int>(threadIdx.x) % kLanes;
+  const int v = static_cast<int>(blockIdx.x) * kVehiclesPerBlock + group;
+  if (v >= b.vehicle_count || b.status[v] != kStatusRunning) return;  // uniform across the group
+  const PgsVehicleParams<T>& p = b.params[v % b.param_count];
+  const IntegratorSettings<T>& integ = b.integrator;
+  const pgs::Strided<T> scratch{reinterpret_cast<T*>(shared_bytes) + group * pgsv::kScratchSize, 1, 0};
+  // What the sweeps read (rows, colors, settings) for every lane; lane 0's StepWork has the rest.
+  const pgs::ModelView<T> solver = pgsv::vehicle_model_view(p, integ.step / T(integ.substeps));
+  VehicleRun<kDrivers, PgsVehicleModel, T> run;  // lane 0's
+  pgsv::StepWork<T> work;                        // lane 0's
+  if (lane == 0) run.load(b, v);
+  for (int k = 0; k < steps; ++k) {
+    if (lane == 0) {
+      const DriverInput<T> input = run.input(b, p, v);
+      pgsv::step_begin(p, integ.step, integ.substeps, input, run.s, run.next, work);
+    }
+    for (int sub = 0; sub < integ.substeps; ++sub) {
+      int ready = 0;
+      if (lane == 0) {
+        ready = pgsv::substep_prepare(p, run.terrain, run.origin_x, run.origin_y, sub, run.next, scratch, work) ? 1 : 0;
+      }
+      if (!pgs::lane0_value(ready, kLanes)) break;
+      pgs::lane_sync(kLanes);  // lane 0's rows and velocities are visible to the group
+      T bilateral = T(0), complementarity = T(0);
+      pgs::pgs_solve(solver, scratch, &bilateral, &complementarity, lane, kLanes);
+      if (lane == 0) pgsv::substep_finish(run.next, scratch, work, bilateral, complementarity);
+    }
+    int accepted = 0;
+    if (lane == 0) {
+      pgsv::step_end(run.next, work);
+      MetricSample<T> sample;
+      pgs_vehicle_sample(p, integ.step, run.s, run.next, work.first_loads, &sample);
+      accepted = run.accept(b, sample) ? 1 : 0;
+    }
+    if (!pgs::lane0_value(accepted, kLanes)) break;
+  }
+  if (lane == 0) run.store(b, v);
+}
+
+template <bool kDrivers, class T>
+void launch_pgs_vehicle(const BatchView<PgsVehicleModel, T>& view, int steps, cudaStream_t stream) {
+  // Above 48 KB a kernel's dynamic shared memory must be opted in to (per device: every launch).
+  FLEETDYN_CUDA_TRY(cudaFuncSetAttribute(pgs_vehicle_kernel<kDrivers, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(kSharedBytesPerBlock<T>)));
+  const int blocks = (view.vehicle_count + kVehiclesPerBlock - 1) / kVehiclesPerBlock;
+  pgs_vehicle_kernel<kDrivers, T><<<blocks, 32, kSharedBytesPerBlock<T>, stream>>>(view, steps);
+}
+
+}  // namespace
+
+template <class T>
+void CudaStepLaunch<PgsVehicleModel>::launch(const BatchView<PgsVehicleModel, T>& view, int steps, cudaStream_t stream) {
+  if (view.driver.mode != kDriverOpenLoop) {
+    launch_pgs_vehicle<true>(view, steps, stream);
+  } else {
+    launch_pgs_vehicle<false>(view, steps, stream);
+  }
+}
+
+template void CudaStepLaunch<PgsVehicleModel>::launch<float>(const BatchView<PgsVehicleModel, float>&, int, cudaStream_t);
+template void CudaStepLaunch<PgsVehicleModel>::launch<double>(const BatchView<PgsVehicleModel, double>&, int, cudaStream_t);
+
+}  // namespace fleetdyn
