@@ -105,7 +105,8 @@ struct PgsSolverSettings {
   bool velocity_product_term = false;  // ball rows target -dt (dJ/dt) v (seed 003's acceleration form)
   double restitution_threshold = 0.1;  // [m/s]
   // Sweep the rows color by color (no two rows of a color share a body), the order the CUDA
-  // warp-per-system kernel uses; round-off differs from the table order, the solution not.
+  // kernels' lanes share (physics/pgs/solve.h); round-off differs from the table order, the
+  // solution not.
   bool colored_sweeps = false;
 };
 
