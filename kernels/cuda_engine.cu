@@ -25,10 +25,6 @@ constexpr int kThreadsPerBlock = 128;  // tunable in this one place
 #ifndef FLEETDYN_CUDA_MIN_BLOCKS
 #define FLEETDYN_CUDA_MIN_BLOCKS 1
 #endif
-// The same for the four-lanes-per-vehicle kernel (-DFLEETDYN_CUDA_CORNER_MIN_BLOCKS=N).
-#ifndef FLEETDYN_CUDA_CORNER_MIN_BLOCKS
-#define FLEETDYN_CUDA_CORNER_MIN_BLOCKS 1
-#endif
 
 // kLocalParams: with one parameter set per vehicle (a Monte Carlo batch), each thread copies its
 // set into a local variable once per launch. Local memory is interleaved across a warp's
@@ -52,10 +48,13 @@ __global__ void __launch_bounds__(kThreadsPerBlock, FLEETDYN_CUDA_MIN_BLOCKS)
 }
 
 // Four lanes per vehicle, lane k holding corner k (the group's lanes share the vehicle's chassis
-// and its parameter set, read in place: the four lanes read the same words).
-template <class Model, class T, bool kDrivers>
-__global__ void __launch_bounds__(kThreadsPerBlock, FLEETDYN_CUDA_CORNER_MIN_BLOCKS)
-    corner_step_kernel(BatchView<Model, T> view, int steps) {
+// and its parameter set, read in place: the four lanes read the same words). kMinBlocks as for
+// step_kernel: 1 lets ptxas use up to 255 registers (strut fp32: ~220, no spills, 2 blocks of 128
+// threads per SM); 4 caps it at 128 (4 blocks: 25 % occupancy) at the cost of some spills. The
+// open-loop kernels are built both ways; FLEETDYN_CUDA_CORNER_REGISTERS=128 picks the capped one,
+// to measure which serves (bench/floor.md).
+template <class Model, class T, bool kDrivers, int kMinBlocks>
+__global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks) corner_step_kernel(BatchView<Model, T> view, int steps) {
   static_assert(kThreadsPerBlock % 32 == 0, "a vehicle's four lanes must lie in one warp");
   const int v = (blockIdx.x * blockDim.x + threadIdx.x) / kCorners;
   if (v >= view.vehicle_count) return;
@@ -96,6 +95,8 @@ class CudaEngine final : public Engine<Model, T> {
     if (first) {
       local_params_ = local_params_for(static_cast<int>(host.params.size()));
       lanes_per_vehicle_ = lanes_per_vehicle_enabled();
+      const char* registers = std::getenv("FLEETDYN_CUDA_CORNER_REGISTERS");
+      capped_registers_ = registers && std::strcmp(registers, "128") == 0;
     }
     // The host vectors may change after this returns: finish the copies first.
     FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));
@@ -120,9 +121,11 @@ class CudaEngine final : public Engine<Model, T> {
       if (lanes_per_vehicle_) {
         const int blocks = (v.vehicle_count * kCorners + kThreadsPerBlock - 1) / kThreadsPerBlock;
         if (v.driver.mode != kDriverOpenLoop) {
-          corner_step_kernel<Model, T, true><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+          corner_step_kernel<Model, T, true, 1><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+        } else if (capped_registers_) {
+          corner_step_kernel<Model, T, false, 4><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
         } else {
-          corner_step_kernel<Model, T, false><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
+          corner_step_kernel<Model, T, false, 1><<<blocks, kThreadsPerBlock, 0, stream_>>>(v, steps);
         }
         FLEETDYN_CUDA_TRY(cudaGetLastError());
         return;
@@ -161,6 +164,7 @@ class CudaEngine final : public Engine<Model, T> {
   cudaStream_t stream_ = nullptr;
   bool local_params_ = false;
   bool lanes_per_vehicle_ = true;
+  bool capped_registers_ = false;  // FLEETDYN_CUDA_CORNER_REGISTERS=128
   std::string name_;
   bool uploaded_ = false;
   using Params = typename Model::template Params<T>;

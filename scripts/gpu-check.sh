@@ -48,30 +48,42 @@ cpus=$(nproc 2>/dev/null || echo 1)
 run fleetdyn bench --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1,100,10000,100000,1000000 2>&1 | tail -14
 run fleetdyn bench --machine "$machine-host-cpu" --out "$out" --backends cpu --threads "1,$cpus" 2>&1 | tail -20
 # Several lanes per vehicle (strut, ce: four; pgs: eight; the default) against one thread per
-# vehicle (FLEETDYN_CUDA_LANES=vehicle), alternating in one run, shared and per-vehicle parameters.
+# vehicle (FLEETDYN_CUDA_LANES=vehicle) and against four lanes capped at 128 registers
+# (FLEETDYN_CUDA_CORNER_REGISTERS=128: 25 % occupancy, some spills), alternating in one run,
+# shared and per-vehicle parameters.
+mapping_env() {  # mapping_env NAME: the environment of one mapping
+  unset FLEETDYN_CUDA_LANES FLEETDYN_CUDA_CORNER_REGISTERS
+  case "$1" in
+    vehicle) export FLEETDYN_CUDA_LANES=vehicle ;;
+    lanes128) export FLEETDYN_CUDA_CORNER_REGISTERS=128 ;;
+  esac
+}
 for round in 1 2; do
-  for lanes in vehicle several; do
+  for mapping in vehicle lanes lanes128; do
     for model in strut ce pgs; do
+      [ "$model" = pgs ] && [ "$mapping" = lanes128 ] && continue
       sizes=100000,1000000
       [ "$model" = pgs ] && sizes=10000,100000
-      export FLEETDYN_CUDA_LANES=$lanes
-      run fleetdyn bench --model "$model" --machine "$machine-cuda-lanes-$lanes-r$round" --out "$out" --backends cuda \
+      mapping_env "$mapping"
+      run fleetdyn bench --model "$model" --machine "$machine-cuda-$mapping-r$round" --out "$out" --backends cuda \
         --sizes "$sizes" 2>&1 | tail -10
     done
   done
 done
-unset FLEETDYN_CUDA_LANES
-# Nsight Compute on the strut fp32 kernels of both mappings: achieved occupancy, registers and
+mapping_env default
+# Nsight Compute on the strut fp32 kernel of each mapping: achieved occupancy, registers and
 # local-memory (spill) traffic of one launch at 10^5 vehicles.
 ncu_bin=$(command -v ncu 2>/dev/null || echo "$(dirname "$(command -v nvcc)")/ncu")
-for lanes in vehicle several; do
-  echo "== ncu strut fp32, FLEETDYN_CUDA_LANES=$lanes"
-  FLEETDYN_CUDA_LANES=$lanes LD_LIBRARY_PATH="$PWD/.device/lib:${LD_LIBRARY_PATH:-}" "$ncu_bin" --clock-control none \
+for mapping in vehicle lanes lanes128; do
+  echo "== ncu strut fp32, $mapping"
+  mapping_env "$mapping"
+  LD_LIBRARY_PATH="$PWD/.device/lib:${LD_LIBRARY_PATH:-}" "$ncu_bin" --clock-control none \
     --kernel-name regex:'step_kernel' --launch-skip 2 --launch-count 1 \
     --metrics sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__occupancy_limit_registers,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed \
     .device/bin/fleetdyn bench --model strut --backends cuda --precisions fp32 --params shared --sizes 100000 \
-    --min-time 0.1 --out "$out/ncu-scratch" --quiet 2>&1 | tee "$out/ncu-strut-fp32-$lanes.txt" | tail -14
+    --min-time 0.1 --out "$out/ncu-scratch" --quiet 2>&1 | tee "$out/ncu-strut-fp32-$mapping.txt" | tail -14
 done
+mapping_env default
 # ce (target: >= 330 000 vehicles in real time in fp32 at its 2 ms step).
 run fleetdyn bench --model ce --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1000,100000,1000000 \
   2>&1 | tail -14
