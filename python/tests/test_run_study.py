@@ -6,6 +6,7 @@ fishhook, CPU, fp64) so the whole file runs in a few seconds."""
 
 import filecmp
 import os
+import signal
 import subprocess
 import threading
 import time
@@ -182,23 +183,35 @@ def test_interrupted_study_resumes_to_the_same_bytes(scenario_file, tmp_path):
     assert resumed.summary["counts"] == whole.summary["counts"]
 
 
-def test_ctrl_c_stops_the_study_resumably(scenario_file, tmp_path):
-    import _thread
-
+def test_ctrl_c_stops_the_study_resumably(tmp_path):
+    """A real SIGINT while the study runs with no Python callback: the study checks for it at
+    each slice of steps and stops, keeping whole chunks."""
+    total = 400  # about a second on one core: the signal lands while the study runs
+    part = str(tmp_path / "part")
     sent = []
 
-    def press_ctrl_c(done, total):  # as if Ctrl-C came while the second chunk runs
-        if done > CHUNK and not sent:
-            sent.append(done)
-            _thread.interrupt_main()
+    def press_ctrl_c():
+        while not sent:
+            n = rows(part) if os.path.isfile(os.path.join(part, "samples.csv")) else 0
+            if n >= CHUNK:
+                if n < total:
+                    os.kill(os.getpid(), signal.SIGINT)
+                sent.append(n)
+            time.sleep(0.001)
 
-    part = str(tmp_path / "part")
-    with pytest.raises(KeyboardInterrupt):
-        fleetdyn.run_study(scenario_file, out=part, quiet=True, progress=press_ctrl_c)
-    assert 0 < rows(part) < SAMPLES
-    fleetdyn.run_study(out=part, resume=True, quiet=True)
-    whole = fleetdyn.run_study(scenario_file, out=tmp_path / "whole", quiet=True)
-    assert same_file(whole.out, part)
+    watcher = threading.Thread(target=press_ctrl_c)
+    watcher.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            fleetdyn.run_study(scenario_dict(), samples=total, out=part, threads=1, quiet=True, progress=False)
+    finally:
+        sent.append(None)
+        watcher.join()
+    kept = rows(part)
+    assert CHUNK <= kept < total and kept % CHUNK == 0
+    resumed = fleetdyn.run_study(out=part, resume=True, quiet=True)
+    assert rows(part) == total
+    assert resumed.summary["samples_done_before_this_run"] == kept
 
 
 def test_python_and_command_line_resume_each_others_studies(scenario_file, tmp_path):
@@ -219,8 +232,20 @@ def test_python_and_command_line_resume_each_others_studies(scenario_file, tmp_p
     assert again.summary["samples_done_before_this_run"] == SAMPLES
 
 
-def test_the_study_runs_without_the_gil(scenario_file, tmp_path):
-    ticks, running = [0], [True]
+def test_the_study_runs_without_the_gil(scenario_file, tmp_path, monkeypatch):
+    """Another Python thread counts while the compiled study runs (no Python callback in it)."""
+    from fleetdyn import _fleetdyn
+
+    ticks, running, during = [0], [True], []
+    compiled = _fleetdyn._run_study
+
+    def timed(*args):
+        before = ticks[0]
+        result = compiled(*args)
+        during.append(ticks[0] - before)
+        return result
+
+    monkeypatch.setattr(_fleetdyn, "_run_study", timed)
 
     def count():
         while running[0]:
@@ -229,14 +254,16 @@ def test_the_study_runs_without_the_gil(scenario_file, tmp_path):
     thread = threading.Thread(target=count)
     thread.start()
     try:
-        time.sleep(0.05)
-        before = ticks[0]
-        fleetdyn.run_study(scenario_file, samples=SAMPLES, out=tmp_path / "g", quiet=True, progress=False)
-        during = ticks[0] - before
+        start = ticks[0]
+        time.sleep(0.1)  # the counter alone: its pace
+        per_100ms = ticks[0] - start
+        fleetdyn.run_study(scenario_file, samples=300, out=tmp_path / "g", threads=1, quiet=True, progress=False)
     finally:
         running[0] = False
         thread.join()
-    assert during > 0
+    # Holding the GIL, the study would let the counter run only until the call began (at most a
+    # switch interval, 5 ms); released, for most of the study (about a second on one core).
+    assert during[0] > per_100ms // 2
 
 
 def test_printed_progress_and_summary(scenario_file, tmp_path, capsys):
