@@ -158,7 +158,7 @@ int run_impl(const RunOptions& given, std::ostream& out, std::ostream& err) {
       s = parse_scenario(m.scenario_text, m.scenario_path);
       if (!s.study.enabled) throw Error(*given.resume + "/study.json: its scenario has no study section");
     } else {
-      s = load_scenario(opt.scenario);
+      s = opt.scenario_text ? parse_scenario(*opt.scenario_text, opt.scenario) : load_scenario(opt.scenario);
     }
   } catch (const Error& e) {
     err << "fleetdyn run: " << e.what() << "\n";
@@ -230,6 +230,7 @@ int run_impl(const RunOptions& given, std::ostream& out, std::ostream& err) {
     so.quiet = opt.quiet;
     so.progress = opt.progress;
     so.cli = cli;
+    so.on_progress = opt.on_progress;
     return study::run_study(s, so, out, err);
   }
   // The batch: per-vehicle parameters (a swept set may be inconsistent: bad input), the

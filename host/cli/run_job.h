@@ -9,6 +9,8 @@
 // samples.csv, summary.json and report.html, resumable with `resume`.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -17,6 +19,8 @@ namespace fleetdyn {
 
 struct RunOptions {
   std::string scenario = "scenarios/default.yaml";  // relative to the working directory
+  std::optional<std::string> scenario_text;         // the scenario itself instead of reading `scenario`, which
+                                                    // then only names it in messages and anchors its files
   std::optional<std::string> out;                   // result folder instead of the scenario's `output`
   std::optional<int> vehicles;                      // instead of the scenario's `vehicles`
   std::optional<long long> samples;                 // instead of the study's `samples` (studies only)
@@ -27,6 +31,7 @@ struct RunOptions {
   std::optional<int> cpu_threads;                   // CPU backend threads, 0 = all
   bool quiet = false;     // no progress bar, no summary on `out` (errors and warnings still go to `err`)
   bool progress = false;  // draw the progress bar on `err` (the CLI sets it when stderr is a terminal)
+  std::function<void(int64_t done, int64_t total)> on_progress;  // studies: StudyRunOptions::on_progress
 };
 
 // Exit codes of the command-line tool.

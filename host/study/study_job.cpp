@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -45,9 +46,11 @@ std::string samples_header(const Scenario& s) {
 // Progress over samples: "[####....]  38%  3800/10000 samples  1.20k samples/s  ETA 5s".
 class SampleProgress {
  public:
-  SampleProgress(std::ostream& out, bool enabled, int64_t total, int64_t already)
-      : out_(out), enabled_(enabled), total_(std::max<int64_t>(1, total)), already_(already), start_(Clock::now()) {}
+  SampleProgress(std::ostream& out, bool enabled, int64_t total, int64_t already,
+                 const std::function<void(int64_t, int64_t)>& hook)
+      : out_(out), enabled_(enabled), hook_(hook), total_(std::max<int64_t>(1, total)), already_(already), start_(Clock::now()) {}
   void update(double done) {
+    if (hook_) hook_(static_cast<int64_t>(done), total_);
     if (!enabled_) return;
     const Clock::time_point now = Clock::now();
     if (drawn_ && now - last_ < std::chrono::milliseconds(100) && done < static_cast<double>(total_)) return;
@@ -75,6 +78,7 @@ class SampleProgress {
  private:
   std::ostream& out_;
   bool enabled_, drawn_ = false;
+  std::function<void(int64_t, int64_t)> hook_;  // StudyRunOptions::on_progress (unthrottled)
   int64_t total_, already_;
   Clock::time_point start_, last_;
 };
@@ -294,7 +298,8 @@ int run_study_sharded(const Scenario& s, const StudyRunOptions& opt, std::ostrea
   if (group.is_root()) {
     for (const auto& w : s.warnings) err << "fleetdyn run: warning: " << w << "\n";
   }
-  SampleProgress progress(err, opt.progress && !opt.quiet && group.is_root(), runs, already);
+  SampleProgress progress(err, opt.progress && !opt.quiet && group.is_root(), runs, already,
+                          group.is_root() ? opt.on_progress : std::function<void(int64_t, int64_t)>());
   progress.update(static_cast<double>(already));
   const double setup_s = std::chrono::duration<double>(Clock::now() - t_start).count();
   const Clock::time_point t_run = Clock::now();

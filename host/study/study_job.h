@@ -9,6 +9,8 @@
 // on its index alone, never on the chunk it ran in.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -22,6 +24,10 @@ struct StudyRunOptions {
   bool quiet = false;
   bool progress = false;                                          // draw the progress bar on `err`
   nlohmann::ordered_json cli = nlohmann::ordered_json::object();  // the command-line overrides, for the manifest
+  // Called with (samples done, samples in the study) at the start, after every slice of steps
+  // and after every chunk, on the thread running the study (rank 0 only). It may throw to stop
+  // the study: samples.csv then holds whole chunks, so the study resumes.
+  std::function<void(int64_t done, int64_t total)> on_progress;
 };
 
 // The scenario, already validated and with the command line applied. Returns an exit code

@@ -18,6 +18,11 @@ Two APIs (python/README.md has the details):
       batch.step(2000)
       snap = batch.snapshots()        # dict of numpy arrays
 
+* ``fleetdyn.run_study``: a Monte Carlo study (a scenario with a ``study:`` section) as
+  ``fleetdyn run`` runs it, from a scenario file or dict, resumable::
+
+      samples, summary, out = fleetdyn.run_study("scenarios/fishhook_mc.yaml", samples=200, out="mc")
+
 Errors reported by the C++ library are raised as ``fleetdyn.Error`` (a ``RuntimeError``) with
 the library's message unchanged.
 """
@@ -51,6 +56,7 @@ from ._fleetdyn import (  # noqa: F401  (re-exported)
     vehicle_preset_names,
 )
 from ._spaces import BoxDescription  # noqa: F401
+from ._study import StudyResult, run_study  # noqa: F401
 from ._vector_env import VectorEnv  # noqa: F401
 
 __all__ = [
@@ -63,6 +69,7 @@ __all__ = [
     "METRIC_NAMES",
     "VectorEnv",
     "StrutParams",
+    "StudyResult",
     "built_with_cuda",
     "ce_default_step",
     "ce_param_fields",
@@ -75,6 +82,7 @@ __all__ = [
     "hmmwv_params",
     "metric_names",
     "observation_features",
+    "run_study",
     "scenario_info",
     "strut_default_step",
     "vector_env_config_defaults",

@@ -21,6 +21,7 @@ void bind_batch(py::module_& m);
 void bind_summary(py::class_<Batch>& cls);  // Batch.summary, from bind_batch
 void bind_env(py::module_& m);
 void bind_buffer_view(py::module_& m);
+void bind_study(py::module_& m);  // fleetdyn._run_study, when the scenario reader is linked
 
 // A terrain description from Python: None (flat ground) or a dict (terrain_from.cpp).
 TerrainSpec terrain_from(const py::object& terrain);

@@ -265,4 +265,5 @@ PYBIND11_MODULE(_fleetdyn, m) {
   bind_buffer_view(m);
   bind_batch(m);
   bind_env(m);
+  bind_study(m);
 }
