@@ -356,6 +356,11 @@ std::vector<CeDaeSample> ce_dae_simulate(const CeParams<double>& p, const Terrai
   // IDA's own first step at these tolerances is ~1e-9 s, where the index-2 iteration matrix is too
   // ill-conditioned for its Newton iteration (it then fails at t = 0): start at options.initial_step.
   check(IDASetInitStep(mem, options.initial_step), "IDASetInitStep");
+  // The dampers switch between their bump and rebound rates where a shock's stroke rate changes
+  // sign: a kink in the forces, where IDA's default of 4 Newton iterations per step can fail at
+  // any step size (IDA flag -4, seen at the rear dampers' first reversal after the bump). More
+  // iterations let the corrector converge through it; the error test and tolerances are unchanged.
+  check(IDASetMaxNonlinIters(mem, options.max_newton_iterations), "IDASetMaxNonlinIters");
   double t = t0;
   for (double tout : sample_times) {
     while (t < tout) {

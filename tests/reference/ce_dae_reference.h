@@ -27,7 +27,8 @@ struct CeDaeOptions {
   double atol_multiplier = 1e-2;  // lambda [N], [N m]
   double atol_projection = 1e-8;  // mu (GGL) [m/s-like]
   long max_steps = 2000000;
-  double initial_step = 1e-4;  // [s]
+  double initial_step = 1e-4;      // [s]
+  int max_newton_iterations = 10;  // per step (IDA's default: 4)
 };
 
 // One output sample (world frame, relative to the vehicle's local origin).
