@@ -54,7 +54,7 @@ assert s["euler"][3, 2] > s["euler"][0, 2], s["euler"]           # steering left
 m = b.metrics()
 assert tuple(m) == fleetdyn.METRIC_NAMES and all(v.shape == (4,) and np.all(np.isfinite(v)) for v in m.values())
 print(f"test-pip-install: fleetdyn {fleetdyn.__version__} from {os.path.dirname(where)}, "
-      f"CUDA built: {fleetdyn.built_with_cuda()}, {len(m)} metrics of 4 vehicles read")
+      f"CUDA built: {fleetdyn.built_with_cuda}, {len(m)} metrics of 4 vehicles read")
 PY
 
 # The command-line tool, when the build had its libraries (FLEETDYN_BUILD_CLI).
