@@ -42,6 +42,10 @@ where = os.path.realpath(fleetdyn.__file__)
 assert where.startswith(venv + os.sep), f"fleetdyn imported from {where}, not from the venv {venv}"
 assert fleetdyn.__version__ == importlib.metadata.version("fleetdyn"), (
     fleetdyn.__version__, importlib.metadata.version("fleetdyn"))
+# The wheel holds the package and the tool only, not what `cmake --install` adds for C++ users.
+files = [str(f) for f in importlib.metadata.files("fleetdyn")]
+extra = [f for f in files if f.endswith((".a", ".h", ".cmake"))]
+assert not extra, f"the wheel installed C++ development files: {extra[:5]}"
 
 b = fleetdyn.Batch(4, backend="cpu")
 b.set_initial_conditions(speed=10.0)
@@ -53,7 +57,7 @@ assert np.all(s["position"][:, 0] > 4.0), s["position"]          # 1 s at about 
 assert s["euler"][3, 2] > s["euler"][0, 2], s["euler"]           # steering left turns left (ISO)
 m = b.metrics()
 assert tuple(m) == fleetdyn.METRIC_NAMES and all(v.shape == (4,) and np.all(np.isfinite(v)) for v in m.values())
-print(f"test-pip-install: fleetdyn {fleetdyn.__version__} from {os.path.dirname(where)}, "
+print(f"test-pip-install: fleetdyn {fleetdyn.__version__} from {os.path.dirname(where)} ({len(files)} files), "
       f"CUDA built: {fleetdyn.built_with_cuda}, {len(m)} metrics of 4 vehicles read")
 PY
 
