@@ -16,7 +16,8 @@ python=${PYTHON:-python3}
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
   echo "test-pip-install: note: uncommitted changes are not tested (it clones HEAD)"
 fi
-git clone --quiet --no-local "$src" "$work/fleetdyn"
+git clone --quiet --no-local --no-checkout "$src" "$work/fleetdyn"
+git -C "$work/fleetdyn" checkout --quiet --detach "$(git rev-parse HEAD)"
 "$python" -m venv "$work/venv"
 venv_python=$work/venv/bin/python
 
