@@ -7,7 +7,8 @@ set -euo pipefail
 # HDF5: studies write the worst cases' trajectories (optional at build time).
 # clang and its runtimes: the sanitizer build and the fuzzer (scripts/test.sh, scripts/fuzz.sh);
 # clang-format: the style check (scripts/check-format.sh, .clang-format).
-packages=(cmake ninja-build g++ libeigen3-dev libgtest-dev libbenchmark-dev libyaml-cpp-dev
+# git: scripts/test-pip-install.sh installs a clean clone.
+packages=(cmake ninja-build g++ git libeigen3-dev libgtest-dev libbenchmark-dev libyaml-cpp-dev
           nlohmann-json3-dev libcli11-dev libsundials-dev libopenmpi-dev openmpi-bin libhdf5-dev chromium
           clang libclang-rt-dev clang-format)
 missing=()
@@ -24,8 +25,9 @@ fi
 
 # Python module and its tests (python/): numpy and pybind11 to build, pytest and gymnasium to
 # test, for the `python3` on the PATH (the interpreter CMake builds the module for). Debian's own
-# python3 needs its headers and pip first; pip installs only what is missing (on an
-# externally-managed Debian python, with --break-system-packages).
+# python3 needs its headers and pip first, and python3-venv (ensurepip) for the virtual environment
+# of scripts/test-pip-install.sh; pip installs only what is missing (on an externally-managed
+# Debian python, with --break-system-packages).
 if command -v python3 >/dev/null 2>&1; then
   py_missing=()
   for m in numpy pybind11 pytest gymnasium; do
@@ -35,6 +37,7 @@ if command -v python3 >/dev/null 2>&1; then
   python3 -c "import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" \
     >/dev/null 2>&1 || py_debian_pkgs+=(python3-dev)
   if [ ${#py_missing[@]} -gt 0 ] && ! python3 -m pip --version >/dev/null 2>&1; then py_debian_pkgs+=(python3-pip); fi
+  python3 -c "import ensurepip, venv" >/dev/null 2>&1 || py_debian_pkgs+=(python3-venv)
   if [ ${#py_debian_pkgs[@]} -gt 0 ] && [ "$(command -v python3)" = /usr/bin/python3 ]; then
     echo "install-deps: installing ${py_debian_pkgs[*]}"
     sudo_cmd=""

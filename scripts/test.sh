@@ -2,7 +2,9 @@
 # Install missing packages, build, and run the whole test suite; CI runs exactly this.
 #   0. the C++ and CUDA sources formatted as .clang-format says (scripts/check-format.sh).
 #   1. build/ (Release, CUDA when the toolkit is there, Python): ctest. GPU tests skip with
-#      "no CUDA device" where there is none.
+#      "no CUDA device" where there is none. Then `pip install .` of a clean clone into a fresh
+#      virtual environment (CUDA off) and a smoke test of the installed module and tool
+#      (scripts/test-pip-install.sh).
 #   2. build-sanitize/ (clang, AddressSanitizer + UndefinedBehaviorSanitizer, CUDA and Python
 #      off): the whole C++ suite again, then the scenario fuzzer for FLEETDYN_FUZZ_SECONDS (60).
 # --no-sanitize runs part 1 only, --sanitize part 2 only. Other arguments go to cmake (part 1).
@@ -31,6 +33,7 @@ timed "format check" scripts/check-format.sh
 if [[ $parts == *main* ]]; then
   timed "build (Release)" scripts/build.sh "${args[@]+"${args[@]}"}"
   timed "ctest (Release)" ctest --test-dir build --output-on-failure -j "$jobs"
+  timed "pip install (CPU) + smoke" scripts/test-pip-install.sh
 fi
 if [[ $parts == *sanitize* ]]; then
   # -O1 with line tables: readable reports at a fraction of a debug build's compile time.
