@@ -1,4 +1,4 @@
-// The corner-lane form of a vehicle's run, the CUDA kernel's mapping (four lanes per vehicle, lane k
+// The corner-lane form of a vehicle's run and of a vector env's step, the CUDA kernels' mapping (four lanes per vehicle, lane k
 // holding corner k, kernels/corner_lanes.cuh), emulated on the CPU: four threads per vehicle run
 // the same run_vehicle_steps with the split layout, their per-corner values meeting through a
 // barrier where the GPU's lanes shuffle. The group sums in AllCorners' order, so the result must
@@ -8,6 +8,7 @@
 // that the two instantiations cannot contract multiply-adds differently.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -15,9 +16,15 @@
 #include <vector>
 
 #include "fleetdyn/ce.h"
+#include "fleetdyn/physics/env/env_episode.h"
 #include "fleetdyn/vehicle.h"
 #include "host/batch/batch_storage.h"
+#include "host/batch/convert_scalars.h"
 #include "host/batch/typed_batch.h"
+#include "host/ce/ce_host.h"
+#include "host/env/env_models.h"
+#include "host/env/env_storage.h"
+#include "host/strut/strut_host.h"
 
 namespace fleetdyn {
 namespace {
@@ -154,6 +161,64 @@ TEST(CornerLanes, StrutLanesGiveTheWholeVehiclesBits) {
 TEST(CornerLanes, CeLanesGiveTheWholeVehiclesBits) {
   expect_lanes_match_whole_vehicle<CeModel>(hmmwv_ce_params(), 2.0e-3, 200);
 }
+
+// The vector env's step the same way (the env kernel's mapping: the lanes step the physics, the
+// leader finishes the step after the group's sync): four envs on the default path-following
+// task with their own actions, 40 env steps, episodes ending (0.15 s time limit) and resetting on
+// the way.
+template <class Host>
+void expect_env_lanes_match_whole_env() {
+  using Model = typename Host::Model;
+  VectorEnvConfig c;
+  c.num_envs = 4;
+  c.model = Host::kModel;
+  c.seed = 7;
+  c.time_limit = 0.15;  // episodes end by the time limit, so the leader's finish path resets envs
+  c = env_checks::resolve(c);
+  EnvStorage<Model, double> whole;
+  whole.config = env_checks::device_config<double>(c);
+  whole.terrain = default_terrain_desc<double>();
+  whole.integrator = IntegratorSettings<double>{c.physics_step, 1, true};
+  whole.base_params = {Host::template to_precision<double>(Host::Env::base(c))};
+  whole.allocate(c.num_envs);
+  {
+    const EnvView<Model, double> v = whole.view();
+    for (int e = 0; e < c.num_envs; ++e) env::reset_env(v, e);
+  }
+  EnvStorage<Model, double> lanes = whole;
+  std::vector<float> actions(3 * static_cast<size_t>(c.num_envs));
+  int episodes_ended = 0;
+  for (int k = 0; k < 40; ++k) {
+    for (int e = 0; e < c.num_envs; ++e) {
+      actions[3 * e] = static_cast<float>(std::sin(0.3 * k + e));  // steer
+      actions[3 * e + 1] = e % 2 ? 0.8f : 0.2f;                    // throttle
+      actions[3 * e + 2] = k % 13 == 0 ? 0.5f : 0.0f;              // brake
+    }
+    EnvView<Model, double> a = whole.view(), b = lanes.view();
+    a.actions = actions.data();
+    b.actions = actions.data();
+    for (int e = 0; e < c.num_envs; ++e) {
+      env::step_env(a, e);
+      Exchange meeting;
+      std::vector<std::thread> threads;
+      for (int lane = 0; lane < kCorners; ++lane) {
+        threads.emplace_back([&, lane] { env::step_env(b, e, ThreadedCornerLane{lane, &meeting}); });
+      }
+      for (std::thread& t : threads) t.join();
+      episodes_ended += a.has_final[e];
+    }
+  }
+#define FLEETDYN_EXPECT_SAME_ARRAY(name, E, view, rows, fill) \
+  ASSERT_EQ(whole.name.size(), lanes.name.size()) << #name;   \
+  EXPECT_EQ(std::memcmp(whole.name.data(), lanes.name.data(), whole.name.size() * sizeof(whole.name[0])), 0) << #name;
+  FLEETDYN_ENV_ARRAYS(FLEETDYN_EXPECT_SAME_ARRAY)
+#undef FLEETDYN_EXPECT_SAME_ARRAY
+  EXPECT_GT(episodes_ended, 0);  // the leader's finish path reset an env on the way
+}
+
+TEST(CornerLanes, StrutVectorEnvLanesGiveTheWholeEnvsBits) { expect_env_lanes_match_whole_env<StrutHost>(); }
+
+TEST(CornerLanes, CeVectorEnvLanesGiveTheWholeEnvsBits) { expect_env_lanes_match_whole_env<CeHost>(); }
 
 // Each state index is held exactly once by the chassis and the four corners' split layouts.
 template <class Model>

@@ -144,5 +144,70 @@ VectorEnvConfig resolve_for(VectorEnvConfig c) {
   return c;
 }
 
+// The resolved config in the device's form (physics/env/env_config.h): what every env routine reads.
+template <class T>
+env::EnvConfig<T> device_config(const VectorEnvConfig& c) {
+  env::EnvConfig<T> d{};
+  const bool speed_task = c.task == EnvTask::ReachSpeed;
+  d.task = speed_task ? env::kReachSpeed : env::kPathFollowing;
+  d.decimation = c.decimation;
+  d.env_dt = T(c.physics_step * c.decimation);
+  d.max_episode_steps = std::max(1, static_cast<int>(std::ceil(c.time_limit / (c.physics_step * c.decimation) - 1e-9)));
+  d.steer_rate = T(c.steer_rate);
+  d.throttle_rate = T(c.throttle_rate);
+  d.brake_rate = T(c.brake_rate);
+  d.track_points = c.track_points;
+  d.track_spacing = T(c.track_spacing);
+  d.track_max_curvature = speed_task ? T(0) : T(c.track_max_curvature);
+  d.track_wavelength_min = T(c.track_wavelength_min);
+  d.track_wavelength_max = T(c.track_wavelength_max);
+  d.track_straight = T(c.track_straight);
+  d.road_half_width = T(c.road_half_width);
+  if (speed_task) {  // somewhere along the rough road, the lane inside its width
+    const double track_length = (c.track_points - 1) * c.track_spacing;
+    const double lane = std::max(0.0, 0.5 * c.road.width - c.road_half_width - 1.5);
+    d.start_x_min = T(20.0);
+    d.start_x_max = T(std::max(20.0, c.road.length - track_length - 20.0));
+    d.start_y_min = T(-lane);
+    d.start_y_max = T(lane);
+  }
+  d.speed_min = T(c.speed_min);
+  d.speed_max = T(c.speed_max);
+  d.lateral_offset_max = T(c.lateral_offset_max);
+  d.heading_offset_max = T(c.heading_offset_max);
+  d.target_speed_min = T(c.target_speed_min);
+  d.target_speed_max = T(c.target_speed_max);
+  d.rollover_angle = T(c.rollover_angle);
+  d.rollover_lift_time = T(c.rollover_lift_time);
+  d.w_progress = T(c.w_progress);
+  d.w_lateral = T(c.w_lateral);
+  d.w_heading = T(c.w_heading);
+  d.w_speed = T(c.w_speed);
+  d.w_steer_change = T(c.w_steer_change);
+  d.w_pedal_change = T(c.w_pedal_change);
+  d.w_crash = T(c.w_crash);
+  d.feature_count = static_cast<int>(c.observations.size());
+  d.obs_dim = 0;
+  for (int f = 0; f < d.feature_count; ++f) {
+    d.features[f] = feature_index(c.observations[static_cast<size_t>(f)]);
+    const int width = env::kFeatureWidth[d.features[f]];
+    d.obs_dim += d.features[f] == env::kLookahead ? width * c.lookahead_points : width;
+  }
+  d.lookahead_count = c.lookahead_points;
+  d.lookahead_spacing = T(c.lookahead_spacing);
+  d.randomized_count = static_cast<int>(c.randomize.size());
+  for (int r = 0; r < d.randomized_count; ++r) {
+    const ParamRandomization& pr = c.randomize[static_cast<size_t>(r)];
+    const int index = with_env_model(c.model, "model",
+                                     [&](auto host) { return param_index<decltype(host)>(pr.name, "randomize"); });
+    d.randomized[r] = {index, pr.relative ? 1 : 0, T(pr.lo), T(pr.hi)};
+  }
+  d.seed = c.seed;
+  return d;
+}
+
+template env::EnvConfig<float> device_config<float>(const VectorEnvConfig&);
+template env::EnvConfig<double> device_config<double>(const VectorEnvConfig&);
+
 }  // namespace env_checks
 }  // namespace fleetdyn

@@ -85,5 +85,9 @@ int feature_index(const std::string& name);
 // The config with every default filled in, checked (throws fleetdyn::Error naming the field).
 VectorEnvConfig resolve(VectorEnvConfig c);
 
+// A resolved config in the device's form (float or double).
+template <class T>
+env::EnvConfig<T> device_config(const VectorEnvConfig& c);
+
 }  // namespace env_checks
 }  // namespace fleetdyn
