@@ -23,14 +23,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# Python module and its tests (python/): numpy and pybind11 to build, pytest and gymnasium to
-# test, for the `python3` on the PATH (the interpreter CMake builds the module for). Debian's own
+# Python module and its tests (python/): numpy and pybind11 to build, pytest, gymnasium and pandas
+# (fleetdyn.run_study's DataFrame) to test, for the `python3` on the PATH (the interpreter CMake builds the module for). Debian's own
 # python3 needs its headers and pip first, and python3-venv (ensurepip) for the virtual environment
 # of scripts/test-pip-install.sh; pip installs only what is missing (on an externally-managed
 # Debian python, with --break-system-packages).
 if command -v python3 >/dev/null 2>&1; then
   py_missing=()
-  for m in numpy pybind11 pytest gymnasium; do
+  for m in numpy pybind11 pytest gymnasium pandas; do
     python3 -c "import $m" >/dev/null 2>&1 || py_missing+=("$m")
   done
   py_debian_pkgs=()

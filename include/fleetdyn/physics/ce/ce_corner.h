@@ -169,18 +169,11 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   const Vec3<T> t_long = normalized_or(cross(axis_world, contact.normal), rot.col(0));
   const Vec3<T> t_lat = cross(contact.normal, t_long);
   const T rolling_radius = tire_rolling_radius(p.tire, fz);
-  TireInput<T> tin;
-  tin.fz = fz;
-  tin.v_long = dot(wheel_vel, t_long);
-  tin.v_lat = dot(wheel_vel, t_lat);
   // Absolute spin about the axis (the upright turns too, e.g. with chassis pitch): the slip the
   // patch sees. With the relative spin alone the tire would feed energy into pitch and windup.
-  tin.omega = spin + dot(axis, omega_b + m.upright_omega);
-  tin.rolling_radius = rolling_radius;
-  tin.defl_long = c[kCornerDeflLong];
-  tin.defl_lat = c[kCornerDeflLat];
-  const auto touching = pen > T(0);
-  tin.contact_length = select(touching, T(2) * sqrt(p.tire.unloaded_radius * select(touching, pen, T(0))), T(0));
+  const TireInput<T> tin = tire_input(p.tire, fz, pen, dot(wheel_vel, t_long), dot(wheel_vel, t_lat),
+                                      spin + dot(axis, omega_b + m.upright_omega), rolling_radius, c[kCornerDeflLong],
+                                      c[kCornerDeflLat]);
   const TireOutput<T> tire = tmeasy_forces(p.tire, tin, contact.mu_scale);
   out.tire_defl_long_rate = tire.defl_long_rate;
   out.tire_defl_lat_rate = tire.defl_lat_rate;

@@ -344,6 +344,16 @@ struct TireInput {
   T contact_length;  // [m]: contact patch length, scales the pneumatic trail
 };
 
+// The input of a tire whose centre penetrates the ground by `pen` [m] (<= 0: out of contact):
+// the patch length 2 sqrt(R0 pen) from the penetration, the rest as given.
+template <class T>
+FLEETDYN_FN TireInput<T> tire_input(const TireParams<T>& tire, T fz, T pen, T v_long, T v_lat, T omega,
+                                    T rolling_radius, T defl_long, T defl_lat) {
+  const auto touching = pen > T(0);
+  const T contact_length = select(touching, T(2) * sqrt(tire.unloaded_radius * select(touching, pen, T(0))), T(0));
+  return {fz, v_long, v_lat, omega, rolling_radius, defl_long, defl_lat, contact_length};
+}
+
 // Outputs of one tire evaluation.
 template <class T>
 struct TireOutput {

@@ -245,16 +245,8 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   const Vec3<T> carrier = f.omega + travel_rate * carrier_turn;
   const Vec3<T> patch_vel = wheel_vel + cross(carrier - dot(carrier, axis) * axis, patch);
 
-  TireInput<T> tin;
-  tin.fz = fz;
-  tin.v_long = dot(patch_vel, t_long);
-  tin.v_lat = dot(patch_vel, t_lat);
-  tin.omega = spin;
-  tin.rolling_radius = rolling_radius;
-  tin.defl_long = c[kCornerDeflLong];
-  tin.defl_lat = c[kCornerDeflLat];
-  const auto touching = pen > T(0);
-  tin.contact_length = select(touching, T(2) * sqrt(p.tire.unloaded_radius * select(touching, pen, T(0))), T(0));
+  const TireInput<T> tin = tire_input(p.tire, fz, pen, dot(patch_vel, t_long), dot(patch_vel, t_lat), spin,
+                                      rolling_radius, c[kCornerDeflLong], c[kCornerDeflLat]);
   const TireOutput<T> tire = tmeasy_forces(p.tire, tin, contact.mu_scale);
   const Vec3<T> tire_force = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
   dc[kCornerDeflLong] = tire.defl_long_rate;
