@@ -7,16 +7,11 @@
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/ce/ce_rest.h"
 #include "fleetdyn/vehicle.h"
+#include "fleetdyn/vehicle_definition.h"
 #include "host/batch/convert_scalars.h"
 
 namespace fleetdyn {
 namespace {
-
-// shared/reference/hmmwv.md, one corner (front and rear alike).
-constexpr double kSpindleMass = 14.705, kUprightMass = 19.450, kUcaMass = 5.813, kLcaMass = 23.965;
-constexpr double kTierodMass = 6.0, kRimMass = 18.8, kTireMass = 37.6;
-constexpr double kChassisMass = 2086.52;
-constexpr double kSteeringMass = 3.681 + 1.605;  // steering link + Pitman arm, kinematic: on the chassis
 
 Sym3<double> diagonal(Vec3<double> d) { return {d.x, d.y, d.z, 0.0, 0.0, 0.0}; }
 
@@ -83,64 +78,67 @@ double droop_toggle_angle(const CornerGeometry<double>& g) {
   return inside;
 }
 
-CeAxleForces<double> hmmwv_axle(bool front) {
-  CeAxleForces<double> a{};
-  a.spring_free_length = front ? 0.339 : 0.382;
-  a.spring_rate = front ? 167062.0 : 369149.0;  // linear (Chrono before Oct 2023)
-  a.spring_cubic = 0.0;
-  a.bump_stop_length = 0.15;
-  a.rebound_stop_length = front ? 0.30 : 0.35;
-  a.shock_midstroke_min = 0.324104;
-  a.shock_midstroke_max = 0.418592;
-  a.shock_mid_compression = front ? 12521.56 : 14535.52;
-  a.shock_mid_rebound = front ? 22460.01 : 35025.35;
-  a.shock_out_compression = front ? 5896.52 : 8537.43;
-  a.shock_out_rebound = front ? 60068.48 : 63921.27;
-  return a;
+CeAxleForces<double> axle_forces(const AxleDefinition& a) {
+  CeAxleForces<double> f{};
+  f.spring_free_length = a.spring.free_length;
+  f.spring_rate = a.spring.rate;
+  f.spring_cubic = a.spring.cubic;
+  f.bump_stop_length = a.bump_stop_length;
+  f.rebound_stop_length = a.rebound_stop_length;
+  f.shock_midstroke_min = a.shock.midstroke_min;
+  f.shock_midstroke_max = a.shock.midstroke_max;
+  f.shock_mid_compression = a.shock.mid_compression;
+  f.shock_mid_rebound = a.shock.mid_rebound;
+  f.shock_out_compression = a.shock.out_compression;
+  f.shock_out_rebound = a.shock.out_rebound;
+  return f;
 }
 
 }  // namespace
 
-CeParams<double> make_ce_params(const SuspensionDesign& design, const StrutParams<double>& vehicle) {
+CeParams<double> make_ce_params(const VehicleDefinition& v) {
   CeParams<double> p{};
-  static_cast<VehicleCommon<double>&>(p) = vehicle;  // tire, driveline, brakes, gravity
+  static_cast<VehicleCommon<double>&>(p) = v.common;  // tire, driveline, brakes, gravity
+  derive_vehicle_common(p);
+  const SuspensionDesign design = suspension_design(v);
   const CeSuspension<double> s = make_ce_suspension(design);
   for (int i = 0; i < kCorners; ++i) p.corner[i] = s.corner[i];
   p.steering = s.steering;
   // Chassis with the steering mechanism as a point mass at the mechanism origin.
-  const Vec3<double> chassis_com{0.056, 0.0, 0.213};
+  const double steering_mass = v.steering_link_mass + v.pitman_arm_mass;
   const Vec3<double> steering_pos = design.steering.origin;
-  p.chassis_mass = kChassisMass + kSteeringMass;
-  p.chassis_com = (kChassisMass * chassis_com + kSteeringMass * steering_pos) * (1.0 / p.chassis_mass);
-  Sym3<double> inertia = diagonal({1078.52, 2955.66, 3570.20});
-  const Vec3<double> parts[2] = {chassis_com - p.chassis_com, steering_pos - p.chassis_com};
-  const double masses[2] = {kChassisMass, kSteeringMass};
+  p.chassis_mass = v.chassis_mass + steering_mass;
+  p.chassis_com = (v.chassis_mass * v.chassis_com + steering_mass * steering_pos) * (1.0 / p.chassis_mass);
+  Sym3<double> inertia = v.chassis_inertia;
+  const Vec3<double> parts[2] = {v.chassis_com - p.chassis_com, steering_pos - p.chassis_com};
+  const double masses[2] = {v.chassis_mass, steering_mass};
   for (int k = 0; k < 2; ++k) inertia = parallel_axis(inertia, masses[k], parts[k]);
   p.chassis_inertia = inertia;
   for (int i = 0; i < kCorners; ++i) {
+    const AxleDefinition& axle = i < 2 ? v.front : v.rear;
     const DoubleWishboneHardpoints<double>& d = p.corner[i].design;
-    p.body_mass[i][kCeLca] = kLcaMass;
-    p.body_mass[i][kCeUca] = kUcaMass;
-    p.body_mass[i][kCeUpright] = kUprightMass;
-    p.body_mass[i][kCeTierod] = kTierodMass;
-    p.body_inertia[i][kCeLca] = arm_inertia(d.lca_front, d.lca_back, d.lca_ball, {0.4, 0.4, 0.8938});
-    p.body_inertia[i][kCeUca] = arm_inertia(d.uca_front, d.uca_back, d.uca_ball, {0.03, 0.03, 0.06276});
-    p.body_inertia[i][kCeUpright] = diagonal({0.1656, 0.1934, 0.04367});  // chassis-aligned
+    p.body_mass[i][kCeLca] = axle.lca.mass;
+    p.body_mass[i][kCeUca] = axle.uca.mass;
+    p.body_mass[i][kCeUpright] = axle.upright.mass;
+    p.body_mass[i][kCeTierod] = axle.tierod.mass;
+    p.body_inertia[i][kCeLca] = arm_inertia(d.lca_front, d.lca_back, d.lca_ball, axle.lca.inertia);
+    p.body_inertia[i][kCeUca] = arm_inertia(d.uca_front, d.uca_back, d.uca_ball, axle.uca.inertia);
+    p.body_inertia[i][kCeUpright] = diagonal(axle.upright.inertia);  // chassis-aligned
     const Vec3<double> rod = normalized_or(d.tierod_outer - d.tierod_inner, Vec3<double>{0, 1, 0});
     const Vec3<double> a = normalized_or(cross(rod, Vec3<double>{1, 0, 0}), Vec3<double>{0, 0, 1});
     const Vec3<double> e[3] = {a, cross(rod, a), rod};  // z along the rod
-    p.body_inertia[i][kCeTierod] = principal_inertia(e, {0.05, 0.05, 0.5});
+    p.body_inertia[i][kCeTierod] = principal_inertia(e, axle.tierod.inertia);
   }
   // Wheel: spindle + rim + tire turning together (spin axis = local y in Chrono's data).
-  p.wheel_mass = kSpindleMass + kRimMass + kTireMass;
-  p.wheel_spin_inertia = 0.07352 + 0.6243 + 6.69;
-  p.wheel_transverse_inertia = 0.04117 + 0.4634 + 3.84;
-  p.axle[0] = hmmwv_axle(true);
-  p.axle[1] = hmmwv_axle(false);
-  p.steer_time_constant = 0.01;
+  p.wheel_mass = v.spindle.mass + v.rim.mass + v.tire_body.mass;
+  p.wheel_spin_inertia = v.spindle.spin_inertia + v.rim.spin_inertia + v.tire_body.spin_inertia;
+  p.wheel_transverse_inertia = v.spindle.transverse_inertia + v.rim.transverse_inertia + v.tire_body.transverse_inertia;
+  p.axle[0] = axle_forces(v.front);
+  p.axle[1] = axle_forces(v.rear);
+  p.steer_time_constant = v.steer_time_constant;
   for (int k = 0; k < kStopTablePoints; ++k) {
-    p.stop_table_pen[k] = vehicle.stop_table_pen[k];
-    p.stop_table_force[k] = vehicle.stop_table_force[k];
+    p.stop_table_pen[k] = v.stop_table_pen[k];
+    p.stop_table_force[k] = v.stop_table_force[k];
   }
   for (int axle = 0; axle < 2; ++axle) {
     const CornerGeometry<double>& g = p.corner[2 * axle];
@@ -149,16 +147,13 @@ CeParams<double> make_ce_params(const SuspensionDesign& design, const StrutParam
     a.bump_limit_lca = bump_limit_angle(g, a.bump_stop_length - p.stop_table_pen[kStopTablePoints - 1]);
     a.travel_limit_stiffness = kTravelLimitStiffness;
   }
+  if (v.balance_springs_at_design) ce_balance_springs_at_design(p);
   return p;
 }
 
 // Derived once (closed-form kinematics, static balance: milliseconds), copied out.
 CeParams<double> hmmwv_ce_params() {
-  static const CeParams<double> preset = [] {
-    CeParams<double> p = make_ce_params(hmmwv_suspension_design(), hmmwv_params());
-    ce_balance_springs_at_design(p);
-    return p;
-  }();
+  static const CeParams<double> preset = make_ce_params(hmmwv_vehicle());
   return preset;
 }
 

@@ -1,65 +1,15 @@
-// The HMMWV suspension design and the construction of the ce model's corner geometry.
+// The HMMWV suspension design (hmmwv_vehicle()) and the construction of the ce model's corner geometry.
 #include <cmath>
 #include <string>
 
 #include "fleetdyn/error.h"
 #include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/suspension.h"
+#include "fleetdyn/vehicle_definition.h"
 
 namespace fleetdyn {
 
-SuspensionDesign hmmwv_suspension_design() {
-  // shared/reference/hmmwv.md, left side, suspension frame [m].
-  SuspensionDesign d{};
-  DoubleWishboneHardpoints<double>& f = d.front;
-  f.wheel_centre = {-0.040386, 0.909701, -0.026289};
-  f.upright_com = {-0.040386, 0.751014, -0.026289};
-  f.uca_front = {-0.047915, 0.445960, 0.244622};
-  f.uca_back = {-0.268214, 0.477736, 0.195560};
-  f.uca_ball = {-0.053035, 0.715518, 0.215494};
-  f.uca_com = {-0.105537, 0.588670, 0.217805};
-  f.lca_front = {0.223266, 0.307086, 0.0};
-  f.lca_back = {-0.223266, 0.307086, 0.0};
-  f.lca_ball = {-0.035560, 0.786511, -0.118110};
-  f.lca_com = {0.0, 0.546811, -0.059055};
-  f.shock_chassis = {0.104013, 0.497789, 0.323139};
-  f.shock_arm = {0.097206, 0.543179, -0.046609};
-  f.spring_chassis = {0.104013, 0.509778, 0.197485};
-  f.spring_arm = {0.097206, 0.543179, -0.046609};
-  f.tierod_inner = {-0.250317, 0.448437, 0.054229};
-  f.tierod_outer = {-0.175819, 0.821106, -0.016332};
-  DoubleWishboneHardpoints<double>& r = d.rear;
-  r.wheel_centre = {0.035560, 0.909701, -0.026289};
-  r.upright_com = {0.035560, 0.751014, -0.026289};
-  r.uca_front = {0.349110, 0.462257, 0.227594};
-  r.uca_back = {0.077102, 0.462049, 0.223764};
-  r.uca_ball = {0.035560, 0.715518, 0.215900};
-  r.uca_com = {0.124333, 0.588848, 0.220777};
-  r.lca_front = {0.223266, 0.307086, 0.0};
-  r.lca_back = {-0.223266, 0.307086, 0.0};
-  r.lca_ball = {0.035560, 0.786511, -0.118110};
-  r.lca_com = {0.0, 0.546786, -0.059055};
-  r.shock_chassis = {-0.104013, 0.497789, 0.323139};
-  r.shock_arm = {-0.097206, 0.543941, -0.038379};
-  r.spring_chassis = {-0.104013, 0.501574, 0.256489};
-  r.spring_arm = {-0.097206, 0.543179, -0.046609};
-  r.tierod_inner = {0.223266, 0.416052, 0.058674};
-  r.tierod_outer = {0.170282, 0.821106, -0.009271};
-  d.front_axle_x = 1.688965;
-  d.rear_axle_x = -1.688965;
-  // Chrono's HMMWV_PitmanArm: mechanism frame at (1.24498, 0, 0.101322) on the chassis, rotated
-  // 18.5 deg about y; a parallelogram (Pitman and idler arms 0.129 m, link 0.574 m), so the
-  // link translates on a circle without turning. The tierod inner points ride on the link at
-  // the suspension's TIEROD_C (as Chrono attaches them).
-  d.steering.origin = {1.24498, 0.0, 0.101322};
-  d.steering.pitch = deg_to_rad(18.5);
-  d.steering.pitman_pivot = {0.0, 0.249, 0.0};
-  d.steering.pitman_link = {0.129, 0.249, 0.0};
-  d.steering.idler_pivot = {0.0, -0.325, 0.0};
-  d.steering.idler_link = {0.129, -0.325, 0.0};
-  d.steering.max_angle = deg_to_rad(30.0);
-  return d;
-}
+SuspensionDesign hmmwv_suspension_design() { return suspension_design(hmmwv_vehicle()); }
 
 const char* corner_name(int corner) {
   static const char* const kNames[kCorners] = {"FL", "FR", "RL", "RR"};

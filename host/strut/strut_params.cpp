@@ -9,15 +9,12 @@
 #include "fleetdyn/physics/strut/strut_derive.h"
 #include "fleetdyn/suspension.h"
 #include "fleetdyn/vehicle.h"
+#include "fleetdyn/vehicle_definition.h"
 #include "host/batch/convert_scalars.h"
 
 namespace fleetdyn {
 namespace {
 
-// Reference data (shared/reference/hmmwv.md), one corner.
-constexpr double kSpindleMass = 14.705, kUprightMass = 19.450, kUcaMass = 5.813, kLcaMass = 23.965;
-constexpr double kRimMass = 18.8, kTireMass = 37.6, kSteeringMass = 3.681 + 1.605;
-constexpr double kChassisMass = 2086.52;
 // Motion ratios (spring or shock length change per unit vertical wheel travel at design),
 // computed from the hardpoints by rotating the LCA about its pivot axis (first order, wheel
 // travel taken at the lower ball joint): spring 0.4745 front and rear; shock 0.4769 front,
@@ -26,13 +23,19 @@ constexpr double kSpringMotionRatio = 0.4745;
 constexpr double kShockMotionRatioFront = 0.4769, kShockMotionRatioRear = 0.4798;
 
 StrutParams<double> build_hmmwv_params() {
+  // The HMMWV's definition, lumped by hand (strut_params_from_definition derives a vehicle file's
+  // lumped parameters from its ce model instead; docs/models/strut.md compares the two).
+  const VehicleDefinition v = hmmwv_vehicle();
+  const AxleDefinition& a = v.front;  // front and rear links alike
   StrutParams<double> p{};
+  // Tire, engine, driveline, brakes, gravity: the definition's.
+  static_cast<VehicleCommon<double>&>(p) = v.common;
   // Unsprung corner: spindle, upright, rim, tire and half of each control arm (the other half
   // rides with the body). Total: chassis + 4 corners (arms whole) + Pitman steering.
-  const double corner_all = kSpindleMass + kUprightMass + kUcaMass + kLcaMass + kRimMass + kTireMass;
-  const double unsprung = kSpindleMass + kUprightMass + kRimMass + kTireMass + 0.5 * (kUcaMass + kLcaMass);
-  p.total_mass = kChassisMass + 4.0 * corner_all + kSteeringMass;  // 2573.1 kg
-  p.unsprung_mass_front = unsprung;                                // 105.4 kg
+  const double corner_all = v.spindle.mass + a.upright.mass + a.uca.mass + a.lca.mass + v.rim.mass + v.tire_body.mass;
+  const double unsprung = v.spindle.mass + a.upright.mass + v.rim.mass + v.tire_body.mass + 0.5 * (a.uca.mass + a.lca.mass);
+  p.total_mass = v.chassis_mass + 4.0 * corner_all + (v.steering_link_mass + v.pitman_arm_mass);  // 2573.1 kg
+  p.unsprung_mass_front = unsprung;                                                               // 105.4 kg
   p.unsprung_mass_rear = unsprung;
   // Chrono's chassis inertia about its COM; the arm halves and steering (65 kg near the axles)
   // are left out of the inertia (they would add about 6 % to Iyy and Izz).
@@ -50,7 +53,7 @@ StrutParams<double> build_hmmwv_params() {
   // tire radius (~0.4545 m): chassis COM (z = 0.213) at 0.694 m; the arm halves at wheel height
   // lower the body COM to 0.687 m (LFDM quotes 0.713 m for its HMMWV).
   p.cg_height = 0.687;
-  p.wheel_spin_inertia = 6.69 + 0.6243 + 0.07352;  // tire + rim + spindle about the spin axis
+  p.wheel_spin_inertia = v.tire_body.spin_inertia + v.rim.spin_inertia + v.spindle.spin_inertia;
   // Linear spring rates (the preset whose static position is the design position).
   p.wheel_rate_front = 167062.0 * kSpringMotionRatio * kSpringMotionRatio;  // 37.6 kN/m
   p.wheel_rate_rear = 369149.0 * kSpringMotionRatio * kSpringMotionRatio;   // 83.1 kN/m
@@ -68,36 +71,20 @@ StrutParams<double> build_hmmwv_params() {
   p.bump_travel_rear = (0.30602 - 0.15) / kSpringMotionRatio;
   p.rebound_travel_rear = (0.35 - 0.30602) / kSpringMotionRatio;
   p.stop_motion_ratio = kSpringMotionRatio;
-  const double stop_pen[kStopTablePoints] = {0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06};
-  const double stop_force[kStopTablePoints] = {0.0, 1000.0, 2500.0, 4500.0, 7500.0, 12500.0, 125000.0};
   for (int i = 0; i < kStopTablePoints; ++i) {
-    p.stop_table_pen[i] = stop_pen[i];
-    p.stop_table_force[i] = stop_force[i];
+    p.stop_table_pen[i] = v.stop_table_pen[i];
+    p.stop_table_force[i] = v.stop_table_force[i];
   }
   p.link_stiffness = 1.0e8;  // seed 004: ~40 um compliance under cornering load
   p.link_damping_ratio = 1.0;
-  // 6.5 L turbo-diesel V8: 190 hp, 380 lb ft; one fixed reduction standing in for the gearbox,
-  // chosen so the governed speed (3600 rpm) is reached at about 100 km/h.
-  p.engine_peak_torque = 515.0;
-  p.engine_peak_power = 142.0e3;
-  p.engine_max_speed = 3600.0 * 2.0 * kPi / 60.0;
-  p.driveline_ratio = 6.0;
-  p.driveline_efficiency = 0.85;
-  p.front_torque_split = 0.5;
-  // Brakes sized for about 0.8 g with a front bias; inboard, so they react on the chassis.
-  p.brake_torque_front = 3000.0;
-  p.brake_torque_rear = 2000.0;
   p.max_steer = deg_to_rad(30.0);
-  p.wheel_lock_time = 0.01;
-  p.gravity = 9.81;
-  p.tire = hmmwv_tire_params<double>();
   // Seed 004 complete: tire force at the contact patch, and the wheel path, camber, toe,
   // Ackermann and coil motion ratio of the HMMWV's double wishbones and Pitman steering
   // (the ce model's hardpoints), tabulated between the stops.
   p.tire_force_at_contact = 1.0;
   p.linkage_geometry = 1.0;
   p.progressive_spring = 1.0;
-  tabulate_strut_linkage(make_ce_suspension(hmmwv_suspension_design()), p);
+  tabulate_strut_linkage(make_ce_suspension(suspension_design(v)), p);
   finalize_vehicle_params(p);
   return p;
 }

@@ -7,6 +7,7 @@
 #include "fleetdyn/physics/ce/ce_params.h"
 #include "fleetdyn/suspension.h"
 #include "fleetdyn/vehicle.h"
+#include "fleetdyn/vehicle_definition.h"
 
 namespace fleetdyn {
 
@@ -18,10 +19,12 @@ namespace fleetdyn {
 // documented in docs/models/ce.md and host/ce/ce_params.cpp.
 CeParams<double> hmmwv_ce_params();
 
-// Build ce parameters from a suspension design, body data, and from `vehicle` its shared part
-// (tire, driveline, brakes, gravity) and the stop force table. (hmmwv_ce_params() is this with
-// the HMMWV's data.)
-CeParams<double> make_ce_params(const SuspensionDesign& design, const StrutParams<double>& vehicle);
+// Build ce parameters from a vehicle definition: its corner geometry (make_ce_suspension: throws
+// fleetdyn::Error naming the corner when a loop cannot close), the steering mechanism lumped into
+// the chassis, the links' inertias turned into the chassis frame, the force elements, the travel
+// limits, and the springs balanced at design when the definition asks for it.
+// (hmmwv_ce_params() is this with hmmwv_vehicle().)
+CeParams<double> make_ce_params(const VehicleDefinition& v);
 
 template <class T>
 CeParams<T> convert_ce_params(const CeParams<double>& p);
