@@ -347,7 +347,7 @@ TEST(Progress, Formatting) {
 TEST(ParamsCommand, ListsEveryOverridableParameterWithItsPresetValue) {
   for (const char* model : {"strut", "ce"}) {
     std::ostringstream out, err;
-    ASSERT_EQ(params_command(model, "hmmwv", out, err), kExitOk) << err.str();
+    ASSERT_EQ(params_command(model, "hmmwv", "", out, err), kExitOk) << err.str();
     const std::string text = out.str();
     const ModelParams p = model_preset(parse_model(model), "hmmwv");
     for (const auto& f : model_param_fields(p.model())) {
@@ -365,10 +365,10 @@ TEST(ParamsCommand, ListsEveryOverridableParameterWithItsPresetValue) {
     }
   }
   std::ostringstream out2, err2;
-  EXPECT_EQ(params_command("strut", "tank", out2, err2), kExitBadInput);
+  EXPECT_EQ(params_command("strut", "tank", "", out2, err2), kExitBadInput);
   EXPECT_NE(err2.str().find("unknown vehicle preset 'tank'"), std::string::npos);
   std::ostringstream out3, err3;
-  EXPECT_EQ(params_command("dof14", "hmmwv", out3, err3), kExitBadInput);
+  EXPECT_EQ(params_command("dof14", "hmmwv", "", out3, err3), kExitBadInput);
   EXPECT_NE(err3.str().find("unknown model 'dof14'"), std::string::npos);
 }
 

@@ -41,6 +41,11 @@ struct CeHost : ParamSetVehicles<CeParams<double>> {
     vehicle_preset(name);
     return hmmwv_ce_params();
   }
+  static Params from_definition(const VehicleDefinition& v) {
+    Params p = make_ce_params(v);
+    finalize_ce_params(p);
+    return p;
+  }
   static const std::vector<VehicleParamField>& fields() { return ce_param_fields(); }
   static double* field_ptr(Params& p, const std::string& name) { return ce_param_ptr(p, name); }
   static double field(const Params& p, const std::string& name) { return ce_param(p, name); }

@@ -26,6 +26,7 @@
 #include "fleetdyn/suspension.h"
 #include "host/cli/run_job.h"
 #include "host/output/svg_plot.h"
+#include "host/scenario/vehicle_file.h"
 
 namespace fleetdyn {
 
@@ -136,9 +137,10 @@ std::string svg_text(const std::vector<Row>& rows, const KinematicsOptions& o) {
       {"Motion ratio", "motion ratio [-] (spring / wheel travel)", [](const Row& r) { return r.motion_ratio; }},
   };
   LineChart chart;
-  char title[200];
-  std::snprintf(title, sizeof title, "Suspension kinematics: preset %s, steering %.4g rad (%.3g deg)", o.preset.c_str(),
-                o.steer, o.steer * kRadToDeg);
+  const std::string label = o.vehicle ? "vehicle " + *o.vehicle : "preset " + o.preset;
+  char title[400];
+  std::snprintf(title, sizeof title, "Suspension kinematics: %s, steering %.4g rad (%.3g deg)", label.c_str(), o.steer,
+                o.steer * kRadToDeg);
   chart.title = title;
   for (const Column& col : columns) {
     PlotPanel panel;
@@ -222,7 +224,7 @@ int kinematics_command(const KinematicsOptions& o, std::ostream& out, std::ostre
     for (const Preset& p : kPresets) {
       if (o.preset == p.name) preset = &p;
     }
-    if (!preset) {
+    if (!preset && !o.vehicle) {
       err << prefix << "unknown preset '" << o.preset << "' (known: " << known_presets() << ")\n";
       return kExitBadInput;
     }
@@ -232,7 +234,14 @@ int kinematics_command(const KinematicsOptions& o, std::ostream& out, std::ostre
       err << prefix << range_error << "\n";
       return kExitBadInput;
     }
-    const SuspensionDesign design = preset->design();
+    SuspensionDesign design;
+    try {
+      design = o.vehicle ? suspension_design(load_vehicle_file(*o.vehicle)) : preset->design();
+    } catch (const Error& e) {  // a bad vehicle file: its file, line and field
+      err << prefix << e.what() << "\n";
+      return kExitBadInput;
+    }
+    const std::string label = o.vehicle ? "vehicle " + *o.vehicle : "preset " + o.preset;
     const double steer_limit = 1.5 * design.steering.max_angle;
     if (!std::isfinite(o.steer)) {
       err << prefix << "--steer must be a finite number (got " << num(o.steer) << ")\n";
@@ -240,7 +249,7 @@ int kinematics_command(const KinematicsOptions& o, std::ostream& out, std::ostre
     }
     if (std::fabs(o.steer) > steer_limit) {
       err << prefix << "--steer " << num(o.steer) << " rad is outside +-" << num(steer_limit) << " rad (1.5 x the "
-          << o.preset << " maximum steering angle)\n";
+          << label << " maximum steering angle)\n";
       return kExitBadInput;
     }
     fs::path csv_path, svg_path;

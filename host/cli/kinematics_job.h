@@ -1,5 +1,5 @@
-// `fleetdyn kinematics [--preset hmmwv] [--from M --to M --step M] [--steer RAD] [--out FILE] [--plot]`:
-// the ce model's suspension kinematics per corner over wheel travel, as CSV
+// `fleetdyn kinematics [--preset hmmwv | --vehicle FILE] [--from M --to M --step M] [--steer RAD] [--out FILE]
+// [--plot]`: the ce model's suspension kinematics per corner over wheel travel, as CSV
 //   corner,travel_m,camber_deg,toe_in_deg,wheel_x_m,wheel_y_m,wheel_z_m,spring_length_m,shock_length_m,motion_ratio
 // one row per corner (FL, FR, RL, RR, in that order) and travel (from, from + step, ..., to).
 // The conventions (travel, signs, motion ratio) are in kinematics_help() and the .cpp.
@@ -13,12 +13,13 @@
 namespace fleetdyn {
 
 struct KinematicsOptions {
-  std::string preset = "hmmwv";    // suspension design (kinematics_preset_names())
-  double from = -0.12, to = 0.12;  // [m] wheel travel range, + = bump
-  double step = 0.01;              // [m]
-  double steer = 0.0;              // [rad] Pitman arm rotation from centre, + = turn left
-  std::optional<std::string> out;  // CSV file (parent folders created); stdout without it
-  bool plot = false;               // also write an SVG plot: `out` with extension .svg
+  std::string preset = "hmmwv";        // suspension design (kinematics_preset_names())
+  std::optional<std::string> vehicle;  // a vehicle file's suspension instead of the preset
+  double from = -0.12, to = 0.12;      // [m] wheel travel range, + = bump
+  double step = 0.01;                  // [m]
+  double steer = 0.0;                  // [rad] Pitman arm rotation from centre, + = turn left
+  std::optional<std::string> out;      // CSV file (parent folders created); stdout without it
+  bool plot = false;                   // also write an SVG plot: `out` with extension .svg
 };
 
 // Writes the CSV to `out` (or to options.out, then one line naming the files to `out`); errors

@@ -4,8 +4,8 @@
 //   fleetdyn run --resume DIR [--threads N] [--quiet]      # continue a study
 //   fleetdyn bench [--model strut|ce|pgs] [--sizes 1,100,...] [--backends cpu,cuda] [--precisions fp32,fp64]
 //                  [--threads 1,2] [--min-time S] [--out DIR] [--machine NAME] [--quiet]
-//   fleetdyn params [--model strut|ce] [--preset NAME]
-//   fleetdyn kinematics [--preset hmmwv] [--from M --to M --step M] [--steer RAD] [--out FILE] [--plot]
+//   fleetdyn params [--model strut|ce|pgs] [--preset NAME | --vehicle FILE]
+//   fleetdyn kinematics [--preset hmmwv | --vehicle FILE] [--from M --to M --step M] [--steer RAD] [--out FILE] [--plot]
 //   fleetdyn validate --model ce|pgs [--vehicles N] [--backend cpu|cuda] [--precision fp32|fp64]
 //   fleetdyn --version
 // Exit codes: 0 ok, 1 runtime failure, 2 bad input (scenario or command line).
@@ -79,18 +79,20 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--quiet,-q", bench.quiet, "Print less");
 
   // ---- params --------------------------------------------------------------------------------
-  std::string params_preset = "hmmwv", params_model = "strut";
+  std::string params_preset = "hmmwv", params_model = "strut", params_vehicle;
   CLI::App* params_cmd = app.add_subcommand(
       "params", "List the vehicle parameters a scenario can override or sweep, with units and ranges");
   params_cmd->add_option("--model", params_model, "Vehicle model whose parameters to list (strut, ce)")->capture_default_str();
-  params_cmd->add_option("--preset", params_preset, "Preset whose values to show")->capture_default_str();
+  CLI::Option* params_preset_opt = params_cmd->add_option("--preset", params_preset, "Preset whose values to show")->capture_default_str();
+  params_cmd->add_option("--vehicle", params_vehicle, "Vehicle file whose values to show (docs/vehicle-files.md)")->excludes(params_preset_opt);
 
   // ---- kinematics ----------------------------------------------------------------------------
   KinematicsOptions kin;
   std::string kin_out;
   CLI::App* kin_cmd = app.add_subcommand(
       "kinematics", "Suspension kinematics per corner over wheel travel (camber, toe, wheel centre, spring): CSV");
-  kin_cmd->add_option("--preset", kin.preset, "Suspension design (known: hmmwv)")->capture_default_str();
+  CLI::Option* kin_preset_opt = kin_cmd->add_option("--preset", kin.preset, "Suspension design (known: hmmwv)")->capture_default_str();
+  kin_cmd->add_option("--vehicle", kin.vehicle, "Vehicle file whose suspension to use (docs/vehicle-files.md)")->excludes(kin_preset_opt);
   kin_cmd->add_option("--from", kin.from, "First wheel travel [m], + = bump")->capture_default_str();
   kin_cmd->add_option("--to", kin.to, "Last wheel travel [m], included")->capture_default_str();
   kin_cmd->add_option("--step", kin.step, "Wheel travel step [m]")->capture_default_str();
@@ -135,7 +137,7 @@ int main(int argc, char** argv) {
     run.progress = ::isatty(STDERR_FILENO) != 0;
     return run_command(run, std::cout, std::cerr);
   }
-  if (*params_cmd) return params_command(params_model, params_preset, std::cout, std::cerr);
+  if (*params_cmd) return params_command(params_model, params_preset, params_vehicle, std::cout, std::cerr);
   if (*kin_cmd) {
     if (kin_out_opt->count() > 0) kin.out = kin_out;
     return kinematics_command(kin, std::cout, std::cerr);

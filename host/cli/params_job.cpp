@@ -7,13 +7,16 @@
 #include "fleetdyn/vehicle.h"
 #include "host/batch/model_params.h"
 #include "host/cli/run_job.h"
+#include "host/scenario/vehicle_file.h"
 
 namespace fleetdyn {
 
-int params_command(const std::string& model, const std::string& preset, std::ostream& out, std::ostream& err) {
+int params_command(const std::string& model, const std::string& preset, const std::string& vehicle, std::ostream& out,
+                   std::ostream& err) {
   ModelParams p;
   try {
-    p = model_preset(parse_model(model), preset);
+    p = vehicle.empty() ? model_preset(parse_model(model), preset)
+                        : model_params_from_definition(parse_model(model), load_vehicle_file(vehicle));
   } catch (const Error& e) {
     err << "fleetdyn params: " << e.what() << "\n";
     return kExitBadInput;
@@ -23,7 +26,7 @@ int params_command(const std::string& model, const std::string& preset, std::ost
   for (const auto& f : fields) name_width = std::max(name_width, std::string(f.name).size());
   char line[512];
   std::snprintf(line, sizeof(line), "%-*s %-7s %14s  %-21s %s\n", static_cast<int>(name_width), "name", "unit",
-                preset.c_str(), "allowed range", "meaning");
+                vehicle.empty() ? preset.c_str() : "value", "allowed range", "meaning");
   out << line;
   for (const auto& f : fields) {
     char range[64];

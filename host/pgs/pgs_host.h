@@ -35,6 +35,7 @@ struct PgsHost {
 
   // ---- parameters by name (scenarios, studies, `fleetdyn params`): ce's ----
   static Params preset(const std::string& name) { return CeHost::preset(name); }
+  static Params from_definition(const VehicleDefinition& v) { return CeHost::from_definition(v); }
   static const std::vector<VehicleParamField>& fields() { return CeHost::fields(); }
   static double* field_ptr(Params& p, const std::string& name) { return CeHost::field_ptr(p, name); }
   static double field(const Params& p, const std::string& name) { return CeHost::field(p, name); }

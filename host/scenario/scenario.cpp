@@ -14,6 +14,7 @@
 
 #include "fleetdyn/vehicle.h"
 #include "host/scenario/heightfield_file.h"
+#include "host/scenario/vehicle_file.h"
 #include "host/scenario/yaml_input.h"
 #include "host/study/study_parse.h"
 
@@ -78,7 +79,11 @@ double param_value(const Ctx& ctx, const YAML::Node& n, const std::string& field
 }
 
 void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
-  const MapReader m(ctx, node, "vehicle", {"preset", "overrides", "sweep"});
+  const MapReader m(ctx, node, "vehicle", {"preset", "file", "overrides", "sweep"});
+  const YAML::Node* file = m.find("file");
+  if (file && m.find("preset")) {
+    ctx.fail(*file, "vehicle.file", "give either 'preset' or 'file', not both");
+  }
   if (const YAML::Node* p = m.find("preset")) {
     s.preset = ctx.string(*p, "vehicle.preset");
     const auto presets = vehicle_preset_names();
@@ -87,7 +92,18 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
                "unknown vehicle preset '" + s.preset + "' (known: " + join(presets) + ")" + suggestion(s.preset, presets));
     }
   }
-  s.params = model_preset(s.params.model(), s.preset);
+  if (file) {
+    s.vehicle_file = ctx.string(*file, "vehicle.file");
+    const std::filesystem::path rel(s.vehicle_file);
+    s.vehicle_path = rel.is_absolute() ? rel.string() : (std::filesystem::path(ctx.file).parent_path() / rel).string();
+    try {
+      s.params = model_params_from_definition(s.params.model(), load_vehicle_file(s.vehicle_path));
+    } catch (const Error& e) {
+      ctx.fail(*file, "vehicle.file", e.what());
+    }
+  } else {
+    s.params = model_preset(s.params.model(), s.preset);
+  }
 
   int overrides_line = 0;
   if (const YAML::Node* o = m.find("overrides")) {

@@ -8,6 +8,8 @@
 //                               #   parameter names and preset
 //   vehicle:
 //     preset: hmmwv             # built-in parameter set (fleetdyn::vehicle_preset_names())
+//     # file: my_truck.yaml     # instead of preset: a vehicle file (docs/vehicle-files.md; a
+//                               #   Chrono::Vehicle .json too), relative to the scenario's folder
 //     overrides:                # any name of the model's table, within its [min, max]:
 //                               #   strut FLEETDYN_VEHICLE_PARAM_FIELDS, ce FLEETDYN_CE_PARAM_FIELDS
 //       tire.mu: 0.9
@@ -114,6 +116,8 @@ struct Scenario {
   std::string name;
   std::string model = "strut";  // as written; params.model() is the parsed value
   std::string preset = "hmmwv";
+  std::string vehicle_file;              // `vehicle.file` as written ("" : the preset)
+  std::string vehicle_path;              // resolved against the scenario's folder
   std::vector<ParamOverride> overrides;  // file order
   std::vector<ParamSweep> sweeps;
   ModelParams params{};  // preset + overrides, finalized (sweeps not applied)

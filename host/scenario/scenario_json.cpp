@@ -10,7 +10,11 @@ json scenario_json(const Scenario& s) {
   j["name"] = s.name;
   j["model"] = s.model;
   json vehicle;
-  vehicle["preset"] = s.preset;
+  if (s.vehicle_file.empty()) {
+    vehicle["preset"] = s.preset;
+  } else {
+    vehicle["file"] = s.vehicle_file;
+  }
   vehicle["overrides"] = json::object();
   for (const auto& o : s.overrides) vehicle["overrides"][o.name] = o.value;
   vehicle["sweep"] = json::array();

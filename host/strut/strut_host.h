@@ -12,6 +12,7 @@
 #include "fleetdyn/physics/strut/strut_batch.h"
 #include "fleetdyn/physics/strut/strut_initial.h"
 #include "fleetdyn/vehicle.h"
+#include "fleetdyn/vehicle_definition.h"
 #include "host/batch/host_traits_base.h"
 
 namespace fleetdyn {
@@ -36,6 +37,8 @@ struct StrutHost : ParamSetVehicles<StrutParams<double>> {
 
   // ---- parameters by name (scenarios, studies, `fleetdyn params`) ----
   static Params preset(const std::string& name) { return vehicle_preset(name); }
+  // A vehicle definition (vehicle files) as strut parameters: its lumped equivalent.
+  static Params from_definition(const VehicleDefinition& v) { return strut_params_from_definition(v); }
   static const std::vector<VehicleParamField>& fields() { return vehicle_param_fields(); }
   static double* field_ptr(Params& p, const std::string& name) { return vehicle_param_ptr(p, name); }
   static double field(const Params& p, const std::string& name) { return vehicle_param(p, name); }

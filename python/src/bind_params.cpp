@@ -7,6 +7,10 @@
 #include "fleetdyn/ce.h"
 #include "fleetdyn/ce_fields.h"
 #include "fleetdyn/vehicle.h"
+#include "fleetdyn/vehicle_definition.h"
+#ifdef FLEETDYN_PY_HAVE_SCENARIOS
+#include "host/scenario/vehicle_file.h"
+#endif
 
 namespace fleetdyn {
 namespace py_bindings {
@@ -147,6 +151,41 @@ void bind_params(py::module_& m) {
         return "CeParams(chassis_mass=" + py::str(py::float_(p.chassis_mass)).cast<std::string>() + ", ...)";
       });
 
+  py::class_<VehicleDefinition> vd(
+      m, "VehicleDefinition",
+      "A vehicle as a vehicle file describes it (docs/vehicle-files.md): fleetdyn.load_vehicle(path) or "
+      "fleetdyn.hmmwv_vehicle(); each model's parameters come from it");
+  vd.def_property_readonly("name", [](const VehicleDefinition& v) { return v.name; })
+      .def(
+          "strut_params", [](const VehicleDefinition& v) { return strut_params_from_definition(v); },
+          "The strut model's parameters: the lumped equivalent of the ce model (finalized)")
+      .def(
+          "ce_params",
+          [](const VehicleDefinition& v) {
+            CP p = make_ce_params(v);
+            finalize_ce_params(p);
+            return p;
+          },
+          "The ce (and pgs) model's parameters (finalized)")
+      .def("__repr__", [](const VehicleDefinition& v) { return "VehicleDefinition(name='" + v.name + "')"; });
+  m.def("hmmwv_vehicle", &hmmwv_vehicle, "The built-in HMMWV definition (vehicles/hmmwv.yaml)");
+  m.def(
+      "load_vehicle",
+      [](const std::string& path) {
+#ifdef FLEETDYN_PY_HAVE_SCENARIOS
+        py::gil_scoped_release nogil;
+        return load_vehicle_file(path);
+#else
+        (void)path;
+        throw Error(
+            "load_vehicle: this fleetdyn module was built without the file readers (fleetdyn_host: yaml-cpp, "
+            "nlohmann-json, CLI11; configure with -DFLEETDYN_BUILD_CLI=ON)");
+        return VehicleDefinition{};
+#endif
+      },
+      py::arg("path"),
+      "Read a vehicle file (fleetdyn YAML, or Chrono::Vehicle JSON for .json): every number checked, the "
+      "suspension built once; errors (fleetdyn.Error) name the file, line and field");
   m.def("hmmwv_params", &hmmwv_params, "The strut model's HMMWV preset (finalized)");
   m.def("hmmwv_ce_params", &hmmwv_ce_params, "The ce model's HMMWV preset");
   m.def("vehicle_preset", &vehicle_preset, py::arg("name"), "A strut preset by name (vehicle_preset_names())");
