@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -53,15 +54,19 @@ constexpr double kMaxInertia = 1.0e6;  // [kg m^2]
   X("lat_damping", lat_damping, "N s/m", 1.0e-3, 1.0e7)    \
   X("slip_velocity_floor", slip_velocity_floor, "m/s", 1.0e-6, 1.0)
 
-// Which section of a vehicle file holds a shared field: "tire.X" -> tire, the brakes' and the
-// lock time -> brakes, gravity at the top, the rest (engine, driveline) -> driveline.
+// Which section of a vehicle file holds a shared field: "tire.X" -> tire, "body.X" -> body, the
+// brakes' and the lock time -> brakes, gravity at the top, the rest (engine, driveline) -> driveline.
 std::string common_section(const std::string& name) {
   if (name.rfind("tire.", 0) == 0) return "tire";
+  if (name.rfind("body.", 0) == 0) return "body";
   if (name.rfind("brake_", 0) == 0 || name == "wheel_lock_time") return "brakes";
   if (name == "gravity") return "";
   return "driveline";
 }
-std::string common_key(const std::string& name) { return name.rfind("tire.", 0) == 0 ? name.substr(5) : name; }
+std::string common_key(const std::string& name) {
+  const std::string s = common_section(name);
+  return s == "tire" || s == "body" ? name.substr(5) : name;
+}
 
 struct Reader {
   const Ctx& ctx;
@@ -200,41 +205,29 @@ struct Reader {
   }
 
   void common(const MapReader& top, VehicleDefinition& v) const {
-    // Sections of the shared fields, each checked against the shared table's ranges.
-    const YAML::Node* tire = top.find("tire");
-    const YAML::Node* driveline = top.find("driveline");
-    const YAML::Node* brakes = top.find("brakes");
-    std::vector<std::string> tire_keys, driveline_keys, brake_keys;
-#define FLEETDYN_KEY(name, member, unit, lo, hi, doc)   \
-  (common_section(name) == "tire"     ? tire_keys       \
-   : common_section(name) == "brakes" ? brake_keys      \
-                                      : driveline_keys) \
-      .push_back(common_key(name));
+    // The sections of the shared fields (tire, body, driveline, brakes), their keys from the
+    // shared table (and the tire's own), each value checked against the table's range.
+    const std::vector<std::string> names = {"tire", "body", "driveline", "brakes"};
+    std::map<std::string, std::vector<std::string>> keys;
+#define FLEETDYN_KEY(name, member, unit, lo, hi, doc) \
+  if (!common_section(name).empty()) keys[common_section(name)].push_back(common_key(name));
     FLEETDYN_VEHICLE_COMMON_FIELDS(FLEETDYN_KEY)
 #undef FLEETDYN_KEY
-#define FLEETDYN_TIRE_KEY(name, member, unit, lo, hi) tire_keys.push_back(name);
+#define FLEETDYN_TIRE_KEY(name, member, unit, lo, hi) keys["tire"].push_back(name);
     FLEETDYN_TIRE_FILE_FIELDS(FLEETDYN_TIRE_KEY)
 #undef FLEETDYN_TIRE_KEY
-    if (!tire) ctx.fail(top.node(), "tire", "required key is missing");
-    if (!driveline) ctx.fail(top.node(), "driveline", "required key is missing");
-    if (!brakes) ctx.fail(top.node(), "brakes", "required key is missing");
-    driveline_keys.erase(std::remove(driveline_keys.begin(), driveline_keys.end(), "gravity"), driveline_keys.end());
-    const MapReader tm(ctx, *tire, "tire", tire_keys), dm(ctx, *driveline, "driveline", driveline_keys),
-        bm(ctx, *brakes, "brakes", brake_keys);
+    std::map<std::string, MapReader> sections;
+    for (const std::string& name : names) sections.emplace(name, MapReader(ctx, top.require(name), name, keys[name]));
     VehicleCommon<double>& c = v.common;
-    auto section = [&](const std::string& name) -> const MapReader& {
-      const std::string s = common_section(name);
-      return s == "tire" ? tm : s == "brakes" ? bm : dm;
-    };
-#define FLEETDYN_READ(name, member, unit, lo, hi, doc)                         \
-  if (std::string(name) == "gravity") {                                        \
-    c.member = top.find("gravity") ? num(top, "gravity", lo, hi, unit) : 9.81; \
-  } else {                                                                     \
-    c.member = num(section(name), common_key(name).c_str(), lo, hi, unit);     \
+#define FLEETDYN_READ(name, member, unit, lo, hi, doc)                                          \
+  if (common_section(name).empty()) {                                                           \
+    c.member = top.find(name) ? num(top, name, lo, hi, unit) : 9.81; /* gravity: optional */ \
+  } else {                                                                                      \
+    c.member = num(sections.at(common_section(name)), common_key(name).c_str(), lo, hi, unit);  \
   }
     FLEETDYN_VEHICLE_COMMON_FIELDS(FLEETDYN_READ)
 #undef FLEETDYN_READ
-#define FLEETDYN_TIRE_READ(name, member, unit, lo, hi) c.tire.member = num(tm, name, lo, hi, unit);
+#define FLEETDYN_TIRE_READ(name, member, unit, lo, hi) c.tire.member = num(sections.at("tire"), name, lo, hi, unit);
     FLEETDYN_TIRE_FILE_FIELDS(FLEETDYN_TIRE_READ)
 #undef FLEETDYN_TIRE_READ
   }
@@ -251,8 +244,8 @@ VehicleDefinition parse_vehicle_yaml(const std::string& text, const std::string&
     throw ScenarioError(path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "not valid YAML: " + e.msg);
   }
   const MapReader top(ctx, root, "",
-                      {"name", "source", "chassis", "steering", "axles", "wheel", "stop_table", "tire", "driveline",
-                       "brakes", "gravity", "balance_springs_at_design"});
+                      {"name", "source", "chassis", "steering", "axles", "wheel", "stop_table", "tire", "body",
+                       "driveline", "brakes", "gravity", "balance_springs_at_design"});
   const Reader r{ctx};
   VehicleDefinition v{};
   v.name = ctx.string(top.require("name"), "name");

@@ -109,6 +109,22 @@ VehicleDefinition hmmwv_vehicle() {
   c.wheel_lock_time = 0.01;
   c.gravity = 9.81;
   c.tire = hmmwv_tire_params<double>();
+  // Body box from the public dimensions (M998: width 2.16 m, height 1.83 m, ground clearance
+  // 0.41 m). It spans the wheelbase only: the bumpers' undersides sit far above the ground
+  // (approach angle 72 deg, departure 37.5 deg), so a rollover lands on the body between the axles
+  // and on the roof above them. The roof's half width (the cab narrows above the fenders) is
+  // estimated. Contact: 5e5 N/m per corner sinks the 2.6 t vehicle on its side (two corners) by
+  // ~2.5 cm; the damping is about critical for a corner's share of the body at that depth; painted
+  // steel on asphalt or soil, mu 0.6.
+  c.body_front_overhang = 0.0;
+  c.body_rear_overhang = 0.0;
+  c.body_half_width = 1.08;
+  c.roof_half_width = 0.9;
+  c.body_bottom_height = 0.41;
+  c.body_roof_height = 1.83;
+  c.body_contact_stiffness = 5.0e5;
+  c.body_contact_damping = 2.0e6;
+  c.body_mu = 0.6;
   // Chrono's free lengths leave the design position 5 cm (front) and 10 cm (rear) in droop.
   v.balance_springs_at_design = true;
   return v;

@@ -32,10 +32,22 @@ struct VehicleCommon {
   T wheel_lock_time;       // [s] time constant with which a held (braked/parked) wheel is brought to rest
   T gravity;               // [m/s^2]
   TireParams<T> tire;      // one tire model for all four corners
+  // --- body contact (physics/core/body_contact.h): the body as a box touching the terrain ----
+  // Positions relative to the vehicle at rest on flat ground: x from the axles, z from the ground.
+  T body_front_overhang;     // [m] front face ahead of the front axle
+  T body_rear_overhang;      // [m] rear face behind the rear axle
+  T body_half_width;         // [m] at the body's underside
+  T roof_half_width;         // [m] at the roof
+  T body_bottom_height;      // [m] underside above the ground at rest
+  T body_roof_height;        // [m] roof above the ground at rest
+  T body_contact_stiffness;  // [N/m] per box corner
+  T body_contact_damping;    // [N s/m^2] force = (stiffness + damping * closing speed) * penetration
+  T body_mu;                 // [-] body-ground Coulomb friction (times the surface's mu_scale)
   // --- derived (derive_vehicle_common) ------------------------------------------------------
   T brake_torque[kCorners];  // [N m]
   T drive_share[kCorners];   // [-] share of the driveline torque per wheel
   T wheel_lock_rate;         // [1/s] 1 / wheel_lock_time
+  Vec3<T> body_corner[8];    // [m] the box corners in the model's body frame (derive_body_corners)
 };
 
 // One row per overridable shared scalar: X(name, member, unit, min, max, description), as in
@@ -58,7 +70,16 @@ struct VehicleCommon {
   X("tire.mu", tire.mu, "-", 0.05, 3.0, "tire-road friction coefficient")                                \
   X("tire.rolling_resistance", tire.rolling_resistance, "-", 0.0, 0.5, "rolling resistance coefficient") \
   X("tire.long_stiffness", tire.long_stiffness, "N/m", 1.0e3, 1.0e7, "tread longitudinal stiffness")     \
-  X("tire.lat_stiffness", tire.lat_stiffness, "N/m", 1.0e3, 1.0e7, "tread lateral stiffness")
+  X("tire.lat_stiffness", tire.lat_stiffness, "N/m", 1.0e3, 1.0e7, "tread lateral stiffness")                 \
+  X("body.front_overhang", body_front_overhang, "m", -5.0, 10.0, "body front face ahead of the front axle")      \
+  X("body.rear_overhang", body_rear_overhang, "m", -5.0, 10.0, "body rear face behind the rear axle")             \
+  X("body.half_width", body_half_width, "m", 0.1, 3.0, "body half width at its underside")                         \
+  X("body.roof_half_width", roof_half_width, "m", 0.1, 3.0, "body half width at the roof")                         \
+  X("body.bottom_height", body_bottom_height, "m", 0.0, 5.0, "body underside above the ground at rest")            \
+  X("body.roof_height", body_roof_height, "m", 0.2, 10.0, "roof above the ground at rest")                         \
+  X("body.contact_stiffness", body_contact_stiffness, "N/m", 0.0, 1.0e8, "body-ground stiffness per box corner")  \
+  X("body.contact_damping", body_contact_damping, "N s/m^2", 0.0, 1.0e9, "body-ground damping per penetration")   \
+  X("body.mu", body_mu, "-", 0.0, 3.0, "body-ground friction coefficient")
 
 // The derived shared fields from the others: per-wheel brake torques, the drive share of each
 // wheel (open differentials: an axle's share split equally left/right) and the lock rate.
@@ -72,6 +93,22 @@ FLEETDYN_FN void derive_vehicle_common(VehicleCommon<T>& p) {
     p.drive_share[i] = T(0.5) * (front ? p.front_torque_split : T(1) - p.front_torque_split);
   }
   p.wheel_lock_rate = T(1) / p.wheel_lock_time;
+}
+
+// The body box's corners in a model's body frame, from where that frame puts the front and rear
+// axles (x) and the ground under the vehicle at rest (z). Corners 0-3 at the underside, 4-7 at
+// the roof; in each four front-left, front-right, rear-left, rear-right.
+template <class T>
+FLEETDYN_FN void derive_body_corners(VehicleCommon<T>& p, T front_axle_x, T rear_axle_x, T ground_z) {
+  const T x[2] = {front_axle_x + p.body_front_overhang, rear_axle_x - p.body_rear_overhang};
+  const T z[2] = {ground_z + p.body_bottom_height, ground_z + p.body_roof_height};
+  const T half_width[2] = {p.body_half_width, p.roof_half_width};
+  for (int level = 0; level < 2; ++level) {
+    for (int i = 0; i < 4; ++i) {
+      const T side = (i % 2 == 0) ? T(1) : T(-1);
+      p.body_corner[4 * level + i] = {x[i / 2], side * half_width[level], z[level]};
+    }
+  }
 }
 
 }  // namespace fleetdyn

@@ -63,6 +63,7 @@ FLEETDYN_FN void derive_vehicle_params(StrutParams<T>& p) {
   p.inverse_body_mass = T(1) / p.body_mass;
   p.inverse_body_inertia = {T(1) / p.body_inertia_xx, T(1) / p.body_inertia_yy, T(1) / p.body_inertia_zz};
   p.inverse_spin_inertia = T(1) / p.wheel_spin_inertia;
+  derive_body_corners<T>(p, p.cg_to_front_axle, -p.cg_to_rear_axle, -p.cg_height);
   // Bushing damping: the given ratio of critical for the smaller of the reduced masses along
   // body x and y, so the stiffest bushing mode is exactly at the requested damping ratio.
   for (int i = 0; i < kCorners; ++i) {

@@ -35,6 +35,7 @@
 // layout.
 #pragma once
 
+#include "fleetdyn/physics/core/body_contact.h"
 #include "fleetdyn/physics/core/corner_group.h"
 #include "fleetdyn/physics/core/integrator.h"
 #include "fleetdyn/physics/strut/strut_corner.h"
@@ -74,7 +75,13 @@ FLEETDYN_FN void strut_derivative_split(const StrutParams<T>& p, const StrutEnvi
     load[k] = strut_corner_derivative(p, env, f, frozen ? frozen + k : nullptr, input, drive_total, group.corner(k),
                                       x + at, dx + at, wheel_accel[k], diag, k);
   }
-  const StrutChassisLoad<T> total = group.sum(load);
+  StrutChassisLoad<T> total = group.sum(load);
+  // The body's own contact with the terrain (a rollover), zero and skipped while no corner of the
+  // body box touches: every lane of a group computes it alike.
+  const BodyContactLoad<T> body =
+      body_contact_load<T>(p, *env.terrain, env.origin_x, env.origin_y, f.pos, f.rot, f.vel, f.omega);
+  total.force = total.force + body.force;
+  total.torque = total.torque + body.torque;
   // The wheels' spin momentum turns with the body: the body supplies omega x H (seed 004, gyroscopic coupling).
   const Vec3<T> body_torque = total.torque - cross(f.omega, total.spin_momentum);
   const Vec3<T> chassis_accel = total.force * p.inverse_body_mass + Vec3<T>{T(0), T(0), -p.gravity};
