@@ -356,5 +356,78 @@ TEST_F(ChronoVehicleFiles, SyntaxErrorNamesTheFile) {
   }
 }
 
+// A suspension location 5 cm up moves every hardpoint of that axle 5 cm up in fleetdyn's
+// suspension frame (the chassis frame shifted along x only).
+TEST_F(ChronoVehicleFiles, SuspensionLocationHeightMovesTheHardpoints) {
+  edit("vehicle.json", "[-1.688965, 0, 0]", "[-1.688965, 0, 0.05]");
+  const VehicleDefinition v = load();
+  const DoubleWishboneHardpoints<double>& h = hmmwv_vehicle().rear.hardpoints;
+  EXPECT_EQ(v.rear.x, -1.688965);
+  EXPECT_EQ(v.rear.hardpoints.lca_front.z, h.lca_front.z + 0.05);
+  EXPECT_EQ(v.rear.hardpoints.wheel_centre.z, h.wheel_centre.z + 0.05);
+  EXPECT_EQ(v.rear.hardpoints.shock_chassis.z, h.shock_chassis.z + 0.05);
+  EXPECT_EQ(v.rear.hardpoints.tierod_outer.y, h.tierod_outer.y);
+  expect_same_doubles(v.front.hardpoints, hmmwv_vehicle().front.hardpoints, "front hardpoints");
+}
+
+TEST_F(ChronoVehicleFiles, SuspensionLocationOffTheCentrePlaneIsRefused) {
+  edit("vehicle.json", "[-1.688965, 0, 0]", "[-1.688965, 0.1, 0]");
+  expect_refused("vehicle.json", line_of("vehicle.json", "[-1.688965, 0.1, 0]"), "Axles[1].Suspension Location",
+                 "y must be 0");
+}
+
+// Two chassis components: mass summed, COM mass-weighted, inertia by the parallel-axis theorem.
+// Hand values: masses 1500 and 500 kg at x = 0.5 and -1.5 (COM at x = 0), each with moments
+// (100, 200, 300): Ixx = 200, Iyy = 400 + 1500 0.5^2 + 500 1.5^2 = 1900, Izz = 600 + 1500 = 2100.
+TEST_F(ChronoVehicleFiles, ChassisComponentsCombine) {
+  const std::string one =
+      "{ \"Centroidal Frame\": { \"Location\": [@X, 0, 0.213], \"Orientation\": [1, 0, 0, 0] },\n"
+      "      \"Mass\": @M, \"Moments of Inertia\": [100, 200, 300], \"Products of Inertia\": [0, 0, 0] }";
+  std::string a = one, b = one;
+  a.replace(a.find("@X"), 2, "0.5");
+  a.replace(a.find("@M"), 2, "1500");
+  b.replace(b.find("@X"), 2, "-1.5");
+  b.replace(b.find("@M"), 2, "500");
+  const std::string text = read_text(dir_ / "chassis.json");
+  const size_t from = text.find("\"Components\": [") + 15, to = text.find("  ],");
+  write_text(dir_ / "chassis.json", text.substr(0, from) + "\n    " + a + ",\n    " + b + "\n" + text.substr(to));
+  const VehicleDefinition v = load();
+  EXPECT_EQ(v.chassis_mass, 2000.0);
+  EXPECT_NEAR(v.chassis_com.x, 0.0, 1e-15);  // 1500 x 0.5 - 500 x 1.5 = 0 up to rounding
+  EXPECT_NEAR(v.chassis_com.z, 0.213, 1e-15);
+  EXPECT_NEAR(v.chassis_inertia.xx, 200.0, 1e-9);
+  EXPECT_NEAR(v.chassis_inertia.yy, 1900.0, 1e-9);
+  EXPECT_NEAR(v.chassis_inertia.zz, 2100.0, 1e-9);
+  EXPECT_NEAR(v.chassis_inertia.xz, 0.0, 1e-9);
+}
+
+// Chrono's rear-wheel-drive shafts driveline: all torque to the rear, the conical gear's sign
+// (a direction) dropped: 1 / (1.0 x |-0.2|) = 5.
+TEST_F(ChronoVehicleFiles, RearWheelDriveShaftsDriveline) {
+  write_text(dir_ / "driveline.json",
+             "{\n  \"Name\": \"RWD\", \"Type\": \"Driveline\", \"Template\": \"ShaftsDriveline2WD\",\n"
+             "  \"Gear Ratio\": { \"Conical Gear\": -0.2, \"Differential\": -1.0 },\n"
+             "  \"Differential Locking Limit\": 0\n}\n");
+  edit("vehicle.json", "\"Suspension Indexes\": [0, 1]", "\"Suspension Indexes\": [1]");
+  const VehicleDefinition v = load();
+  EXPECT_EQ(v.common.front_torque_split, 0.0);
+  EXPECT_EQ(v.common.driveline_ratio, 1.0 / 0.2);
+}
+
+TEST_F(ChronoVehicleFiles, LockingDifferentialIsRefused) {
+  write_text(dir_ / "driveline.json",
+             "{\n  \"Name\": \"AWD\", \"Type\": \"Driveline\", \"Template\": \"ShaftsDriveline4WD\",\n"
+             "  \"Gear Ratio\": { \"Front Conical Gear\": 0.2, \"Rear Conical Gear\": 0.2 },\n"
+             "  \"Axle Differential Locking Limit\": 100\n}\n");
+  expect_refused("driveline.json", 4, "Axle Differential Locking Limit", "fleetdyn's are open");
+}
+
+TEST_F(ChronoVehicleFiles, SteeringRotatedAboutAnotherAxisIsRefused) {
+  edit("vehicle.json", "[0.98699636656023193, 0, 0.1607425656038261, 0]",
+       "[0.98699636656023193, 0.1607425656038261, 0, 0]");
+  expect_refused("vehicle.json", line_of("vehicle.json", "\"Orientation\""), "Steering Subsystems[0].Orientation",
+                 "rotated about the chassis y axis");
+}
+
 }  // namespace
 }  // namespace fleetdyn

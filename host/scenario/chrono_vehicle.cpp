@@ -6,7 +6,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -375,8 +374,8 @@ void read_shock(const Ctx& c, const MapReader& s, AxleDefinition& a) {
   a.shock = {0.0, 3.0, rate, rate, rate, rate};
 }
 
-// A DoubleWishbone suspension placed at `location` on the chassis; `spindle` receives its
-// spindle. Returns the suspension's `Spindle` node for messages.
+// A DoubleWishbone suspension placed at `location` on the chassis into axle `a`; `spindle`
+// receives its spindle.
 void read_double_wishbone(const Part& p, Vec3<double> location, AxleDefinition& a, WheelPartData& spindle) {
   const Ctx& c = p.ctx;
   if (p.templ != "DoubleWishbone") refuse_template(p, "suspension", "DoubleWishbone");
