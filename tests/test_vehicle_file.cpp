@@ -230,6 +230,22 @@ TEST(VehicleFile, ScenarioVehicleFileReachesEveryModel) {
   }
 }
 
+// A `.json` vehicle file is read as a Chrono::Vehicle specification (host/scenario/chrono_vehicle.h),
+// from every entry point: the HMMWV written in Chrono's schema has the built-in HMMWV's mass and
+// suspension.
+TEST(VehicleFile, ChronoJsonIsReadByExtension) {
+  const std::string json = "tests/data/chrono_hmmwv/vehicle.json";
+  const CeParams<double> ce = make_ce_params(load_vehicle_file(json));
+  const CeParams<double> preset = hmmwv_ce_params();
+  EXPECT_EQ(ce_total_mass(ce), ce_total_mass(preset));
+  EXPECT_TRUE(same_bits(ce.corner, preset.corner));
+  const Scenario s = parse_scenario("model: ce\nvehicle: {file: ../chrono_hmmwv/vehicle.json}\nduration: 1\n",
+                                    "tests/data/vehicles/scenario.yaml");
+  EXPECT_EQ(ce_total_mass(s.params.of<CeHost>()), ce_total_mass(preset));
+  std::ostringstream out, err;
+  EXPECT_EQ(params_command("strut", "hmmwv", json, out, err), kExitOk) << err.str();
+}
+
 // `fleetdyn params --vehicle` and `fleetdyn kinematics --vehicle`. The made-up vehicle's corners
 // are the HMMWV's moved 0.1 m inboard (and its axles moved in x), a rigid shift of every
 // hardpoint: its camber and toe curves must be the HMMWV's and its wheel centres 0.1 m inboard.

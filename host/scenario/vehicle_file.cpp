@@ -4,12 +4,13 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/ce_fields.h"
+#include "host/scenario/chrono_vehicle.h"
 #include "host/scenario/yaml_input.h"
 
 namespace fleetdyn {
@@ -219,11 +220,11 @@ struct Reader {
     std::map<std::string, MapReader> sections;
     for (const std::string& name : names) sections.emplace(name, MapReader(ctx, top.require(name), name, keys[name]));
     VehicleCommon<double>& c = v.common;
-#define FLEETDYN_READ(name, member, unit, lo, hi, doc)                                          \
-  if (common_section(name).empty()) {                                                           \
-    c.member = top.find(name) ? num(top, name, lo, hi, unit) : 9.81; /* gravity: optional */ \
-  } else {                                                                                      \
-    c.member = num(sections.at(common_section(name)), common_key(name).c_str(), lo, hi, unit);  \
+#define FLEETDYN_READ(name, member, unit, lo, hi, doc)                                         \
+  if (common_section(name).empty()) {                                                          \
+    c.member = top.find(name) ? num(top, name, lo, hi, unit) : 9.81; /* gravity: optional */   \
+  } else {                                                                                     \
+    c.member = num(sections.at(common_section(name)), common_key(name).c_str(), lo, hi, unit); \
   }
     FLEETDYN_VEHICLE_COMMON_FIELDS(FLEETDYN_READ)
 #undef FLEETDYN_READ
@@ -283,6 +284,7 @@ VehicleDefinition parse_vehicle_yaml(const std::string& text, const std::string&
 }
 
 VehicleDefinition load_vehicle_file(const std::string& path) {
+  if (std::filesystem::path(path).extension() == ".json") return load_chrono_vehicle(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ScenarioError(path, 0, "", "cannot open the vehicle file");
   std::ostringstream text;

@@ -54,3 +54,9 @@ def test_bad_vehicle_file_names_file_line_and_field(tmp_path):
         fleetdyn.load_vehicle(str(bad))
     with pytest.raises(fleetdyn.Error, match="cannot open"):
         fleetdyn.load_vehicle(str(tmp_path / "none.yaml"))
+
+
+@needs_reader
+def test_chrono_json_is_read_by_extension():
+    v = fleetdyn.load_vehicle(os.path.join(ROOT, "tests", "data", "chrono_hmmwv", "vehicle.json"))
+    assert v.ce_params().total_mass == fleetdyn.hmmwv_ce_params().total_mass

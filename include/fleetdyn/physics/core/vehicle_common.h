@@ -53,32 +53,32 @@ struct VehicleCommon {
 // One row per overridable shared scalar: X(name, member, unit, min, max, description), as in
 // the models' tables (FLEETDYN_VEHICLE_PARAM_FIELDS, FLEETDYN_CE_PARAM_FIELDS), which expand it.
 // Ranges reject nonsense (negative torques, friction above 3 ...), not unusual vehicles.
-#define FLEETDYN_VEHICLE_COMMON_FIELDS(X)                                                                \
-  X("engine_peak_torque", engine_peak_torque, "N m", 0.0, 1.0e5, "engine peak torque")                   \
-  X("engine_peak_power", engine_peak_power, "W", 0.0, 1.0e7, "engine peak power")                        \
-  X("engine_max_speed", engine_max_speed, "rad/s", 10.0, 2000.0, "engine governed speed")                \
-  X("driveline_ratio", driveline_ratio, "-", 0.5, 100.0, "overall reduction")                            \
-  X("driveline_efficiency", driveline_efficiency, "-", 0.1, 1.0, "driveline efficiency")                 \
-  X("front_torque_split", front_torque_split, "-", 0.0, 1.0, "AWD front share")                          \
-  X("brake_torque_front", brake_torque_front, "N m", 0.0, 1.0e5, "front brake torque per wheel")         \
-  X("brake_torque_rear", brake_torque_rear, "N m", 0.0, 1.0e5, "rear brake torque per wheel")            \
-  X("wheel_lock_time", wheel_lock_time, "s", 1.0e-3, 1.0, "held-wheel time constant")                    \
-  X("gravity", gravity, "m/s^2", 0.0, 100.0, "gravitational acceleration")                               \
-  X("tire.unloaded_radius", tire.unloaded_radius, "m", 0.1, 3.0, "tire unloaded radius")                 \
-  X("tire.vertical_stiffness", tire.vertical_stiffness, "N/m", 1.0e4, 1.0e8, "tire vertical stiffness")  \
-  X("tire.vertical_damping", tire.vertical_damping, "N s/m", 0.0, 1.0e6, "tire vertical damping")        \
-  X("tire.mu", tire.mu, "-", 0.05, 3.0, "tire-road friction coefficient")                                \
-  X("tire.rolling_resistance", tire.rolling_resistance, "-", 0.0, 0.5, "rolling resistance coefficient") \
-  X("tire.long_stiffness", tire.long_stiffness, "N/m", 1.0e3, 1.0e7, "tread longitudinal stiffness")     \
-  X("tire.lat_stiffness", tire.lat_stiffness, "N/m", 1.0e3, 1.0e7, "tread lateral stiffness")                 \
+#define FLEETDYN_VEHICLE_COMMON_FIELDS(X)                                                                        \
+  X("engine_peak_torque", engine_peak_torque, "N m", 0.0, 1.0e5, "engine peak torque")                           \
+  X("engine_peak_power", engine_peak_power, "W", 0.0, 1.0e7, "engine peak power")                                \
+  X("engine_max_speed", engine_max_speed, "rad/s", 10.0, 2000.0, "engine governed speed")                        \
+  X("driveline_ratio", driveline_ratio, "-", 0.5, 100.0, "overall reduction")                                    \
+  X("driveline_efficiency", driveline_efficiency, "-", 0.1, 1.0, "driveline efficiency")                         \
+  X("front_torque_split", front_torque_split, "-", 0.0, 1.0, "AWD front share")                                  \
+  X("brake_torque_front", brake_torque_front, "N m", 0.0, 1.0e5, "front brake torque per wheel")                 \
+  X("brake_torque_rear", brake_torque_rear, "N m", 0.0, 1.0e5, "rear brake torque per wheel")                    \
+  X("wheel_lock_time", wheel_lock_time, "s", 1.0e-3, 1.0, "held-wheel time constant")                            \
+  X("gravity", gravity, "m/s^2", 0.0, 100.0, "gravitational acceleration")                                       \
+  X("tire.unloaded_radius", tire.unloaded_radius, "m", 0.1, 3.0, "tire unloaded radius")                         \
+  X("tire.vertical_stiffness", tire.vertical_stiffness, "N/m", 1.0e4, 1.0e8, "tire vertical stiffness")          \
+  X("tire.vertical_damping", tire.vertical_damping, "N s/m", 0.0, 1.0e6, "tire vertical damping")                \
+  X("tire.mu", tire.mu, "-", 0.05, 3.0, "tire-road friction coefficient")                                        \
+  X("tire.rolling_resistance", tire.rolling_resistance, "-", 0.0, 0.5, "rolling resistance coefficient")         \
+  X("tire.long_stiffness", tire.long_stiffness, "N/m", 1.0e3, 1.0e7, "tread longitudinal stiffness")             \
+  X("tire.lat_stiffness", tire.lat_stiffness, "N/m", 1.0e3, 1.0e7, "tread lateral stiffness")                    \
   X("body.front_overhang", body_front_overhang, "m", -5.0, 10.0, "body front face ahead of the front axle")      \
-  X("body.rear_overhang", body_rear_overhang, "m", -5.0, 10.0, "body rear face behind the rear axle")             \
-  X("body.half_width", body_half_width, "m", 0.1, 3.0, "body half width at its underside")                         \
-  X("body.roof_half_width", roof_half_width, "m", 0.1, 3.0, "body half width at the roof")                         \
-  X("body.bottom_height", body_bottom_height, "m", 0.0, 5.0, "body underside above the ground at rest")            \
-  X("body.roof_height", body_roof_height, "m", 0.2, 10.0, "roof above the ground at rest")                         \
-  X("body.contact_stiffness", body_contact_stiffness, "N/m", 0.0, 1.0e8, "body-ground stiffness per box corner")  \
-  X("body.contact_damping", body_contact_damping, "N s/m^2", 0.0, 1.0e9, "body-ground damping per penetration")   \
+  X("body.rear_overhang", body_rear_overhang, "m", -5.0, 10.0, "body rear face behind the rear axle")            \
+  X("body.half_width", body_half_width, "m", 0.1, 3.0, "body half width at its underside")                       \
+  X("body.roof_half_width", roof_half_width, "m", 0.1, 3.0, "body half width at the roof")                       \
+  X("body.bottom_height", body_bottom_height, "m", 0.0, 5.0, "body underside above the ground at rest")          \
+  X("body.roof_height", body_roof_height, "m", 0.2, 10.0, "roof above the ground at rest")                       \
+  X("body.contact_stiffness", body_contact_stiffness, "N/m", 0.0, 1.0e8, "body-ground stiffness per box corner") \
+  X("body.contact_damping", body_contact_damping, "N s/m^2", 0.0, 1.0e9, "body-ground damping per penetration")  \
   X("body.mu", body_mu, "-", 0.0, 3.0, "body-ground friction coefficient")
 
 // The derived shared fields from the others: per-wheel brake torques, the drive share of each
