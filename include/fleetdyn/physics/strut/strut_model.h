@@ -78,8 +78,8 @@ FLEETDYN_FN void strut_derivative_split(const StrutParams<T>& p, const StrutEnvi
   StrutChassisLoad<T> total = group.sum(load);
   // The body's own contact with the terrain (a rollover), zero and skipped while no corner of the
   // body box touches: every lane of a group computes it alike.
-  const BodyContactLoad<T> body =
-      body_contact_load<T>(p, *env.terrain, env.origin_x, env.origin_y, f.pos, f.rot, f.vel, f.omega);
+  const BodyContactLoad<T> body = body_contact_load<T>(p, *env.terrain, env.origin_x, env.origin_y, f.pos, f.rot, f.vel,
+                                                       f.omega);
   total.force = total.force + body.force;
   total.torque = total.torque + body.torque;
   // The wheels' spin momentum turns with the body: the body supplies omega x H (seed 004, gyroscopic coupling).
