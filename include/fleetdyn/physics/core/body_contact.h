@@ -63,4 +63,18 @@ FLEETDYN_FN BodyContactLoad<T> body_contact_load(const VehicleCommon<T>& p, cons
   return load;
 }
 
+// The contact's potential energy [J]: sum over the corners of k d^2 / 2 (the damping and friction
+// only dissipate), for the energy ledgers.
+template <class T>
+FLEETDYN_FN T body_contact_energy(const VehicleCommon<T>& p, const TerrainDesc<scalar_of<T>>& terrain, T origin_x,
+                                  T origin_y, Vec3<T> pos, const Mat3<T>& rot) {
+  T energy = T(0);
+  for (int i = 0; i < 8; ++i) {
+    const TerrainContact<T> c = terrain_query(terrain, pos + rot * p.body_corner[i], origin_x, origin_y);
+    const T depth = select(c.distance < T(0), -c.distance, T(0));
+    energy += T(0.5) * p.body_contact_stiffness * depth * depth;
+  }
+  return energy;
+}
+
 }  // namespace fleetdyn

@@ -1,6 +1,7 @@
 // The strut model's energy ledger (seed 004 "Energy"): the invariant its tests check.
 #pragma once
 
+#include "fleetdyn/physics/core/body_contact.h"
 #include "fleetdyn/physics/strut/strut_corner.h"
 
 namespace fleetdyn {
@@ -17,9 +18,10 @@ struct EnergyLedger {
   T strut_potential;  // springs + stops
   T bushing_potential;
   T tire_potential;  // vertical + transient deflection springs
+  T body_potential;  // body contact springs (physics/core/body_contact.h)
   FLEETDYN_HD T total() const {
     return chassis_kinetic + unsprung_kinetic + wheel_spin_kinetic + gravity_potential + strut_potential +
-           bushing_potential + tire_potential;
+           bushing_potential + tire_potential + body_potential;
   }
 };
 
@@ -35,6 +37,7 @@ FLEETDYN_FN EnergyLedger<T> strut_energy(const StrutParams<T>& p, const TerrainD
   e.chassis_kinetic = T(0.5) * p.body_mass * norm_sq(vel) +
                       T(0.5) * (p.body_inertia_xx * w.x * w.x + p.body_inertia_yy * w.y * w.y + p.body_inertia_zz * w.z * w.z);
   e.gravity_potential = p.body_mass * p.gravity * pos.z;
+  e.body_potential = body_contact_energy(p, terrain, origin_x, origin_y, pos, rot);
   for (int i = 0; i < kCorners; ++i) {
     const Vec3<T> wheel_rel = load3(s, kUnsprungPos + 3 * i);
     const Vec3<T> wheel_vel = vel + load3(s, kUnsprungVel + 3 * i);

@@ -1,0 +1,146 @@
+// Body contact (physics/core/body_contact.h): the friction cone and a force that never pulls,
+// checked on the contact alone; a strut HMMWV dropped onto its roof never gains energy, comes to
+// rest at the penetration its weight gives the roof's springs, and stays there; with damping and
+// friction off the contact is conservative.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "fleetdyn/physics/core/body_contact.h"
+#include "fleetdyn/vehicle.h"
+#include "tests/strut_test_util.h"
+
+namespace fleetdyn {
+namespace {
+
+using test::cpu_options;
+
+// The HMMWV's body box in a frame whose origin is on the ground at rest midway between the axles.
+VehicleCommon<double> box() {
+  VehicleCommon<double> p = hmmwv_params();
+  derive_body_corners(p, 1.65, -1.65, 0.0);
+  return p;
+}
+
+// The box level and lowered so its four underside corners sink `depth` into flat ground, moving
+// with `vel`: each corner's force respects the friction cone, points along the slip, and the
+// normal force is (k - c v_n) d per corner, never negative.
+BodyContactLoad<double> underside_load(const VehicleCommon<double>& p, double depth, Vec3<double> vel) {
+  const TerrainDesc<double> flat = default_terrain_desc<double>();
+  const Mat3<double> level = rotation_matrix(Quat<double>{1.0, 0.0, 0.0, 0.0});
+  const Vec3<double> pos{0.0, 0.0, -p.body_bottom_height - depth};
+  return body_contact_load(p, flat, 0.0, 0.0, pos, level, vel, Vec3<double>{0.0, 0.0, 0.0});
+}
+
+TEST(BodyContact, FrictionConeAndNoPull) {
+  const VehicleCommon<double> p = box();
+  const double depth = 0.01;
+  // Sliding fast: the friction is mu F_n up to the regularization, against the slip.
+  const BodyContactLoad<double> sliding = underside_load(p, depth, {3.0, -4.0, 0.0});
+  const double normal = 4.0 * p.body_contact_stiffness * depth;
+  EXPECT_NEAR(sliding.force.z, normal, 1e-9 * normal);
+  const double tangential = std::hypot(sliding.force.x, sliding.force.y);
+  EXPECT_LT(tangential, p.body_mu * normal);
+  EXPECT_GT(tangential, p.body_mu * normal * (1.0 - 1e-5));  // 5 m/s slip against 0.01 m/s regularization
+  EXPECT_NEAR(sliding.force.x / tangential, -0.6, 1e-12);
+  EXPECT_NEAR(sliding.force.y / tangential, 0.8, 1e-12);
+  // At rest: no tangential force at all.
+  const BodyContactLoad<double> rest = underside_load(p, depth, {0.0, 0.0, 0.0});
+  EXPECT_EQ(rest.force.x, 0.0);
+  EXPECT_EQ(rest.force.y, 0.0);
+  // Closing at 1 m/s: the damping adds c d v per corner.
+  EXPECT_NEAR(underside_load(p, depth, {0.0, 0.0, -1.0}).force.z,
+              4.0 * (p.body_contact_stiffness + p.body_contact_damping) * depth, 1e-9 * normal);
+  // Separating faster than k / c: the damping would pull; the force is zero instead.
+  const double fast = 2.0 * p.body_contact_stiffness / p.body_contact_damping;
+  const BodyContactLoad<double> leaving = underside_load(p, depth, {1.0, 0.0, fast});
+  EXPECT_EQ(leaving.force.z, 0.0);
+  EXPECT_EQ(leaving.force.x, 0.0);
+  // Out of contact: nothing.
+  const BodyContactLoad<double> above = underside_load(p, -0.01, {3.0, 0.0, -1.0});
+  EXPECT_EQ(above.force.x, 0.0);
+  EXPECT_EQ(above.force.z, 0.0);
+}
+
+// An HMMWV upside down, its roof `clearance` above flat ground, at rest: the rest state turned
+// half a turn about x (body, wheel offsets and all), the capsize freeze off.
+Batch upside_down(const StrutParams<double>& p, double clearance, double step = 1e-3) {
+  BatchOptions options = cpu_options();
+  options.capsize_roll = 0.0;
+  options.step = step;
+  Batch batch({p}, 1, TerrainSpec{}, options);
+  std::vector<double> s = batch.state();
+  const double rest_z = s[strut::kPos + 2];
+  // Roll pi: (x, y, z) -> (x, -y, -z); the roof (body_roof_height - cg_height above the COM at
+  // rest) now points down.
+  s[strut::kQuat] = 0.0;
+  s[strut::kQuat + 1] = 1.0;
+  s[strut::kQuat + 2] = 0.0;
+  s[strut::kQuat + 3] = 0.0;
+  s[strut::kPos + 2] = (p.body_roof_height - p.cg_height) + clearance;
+  for (int i = 0; i < kCorners; ++i) {
+    s[strut::kUnsprungPos + 3 * i + 1] = -s[strut::kUnsprungPos + 3 * i + 1];
+    s[strut::kUnsprungPos + 3 * i + 2] = -s[strut::kUnsprungPos + 3 * i + 2];
+  }
+  EXPECT_GT(rest_z, 0.5);
+  batch.set_vehicle_state(0, s);
+  return batch;
+}
+
+TEST(BodyContact, RoofDropNeverGainsEnergyAndComesToRestAtItsStaticPenetration) {
+  const StrutParams<double> p = hmmwv_params();
+  Batch batch = upside_down(p, 0.3);
+  double previous = batch.energy(0).total();
+  const double initial = previous;
+  int increases = 0;
+  double largest = 0.0;
+  for (int k = 0; k < 600; ++k) {  // 6 s
+    batch.step(10);
+    const double e = batch.energy(0).total();
+    if (e - previous > 1e-12 * std::fabs(initial)) {
+      ++increases;
+      largest = std::max(largest, e - previous);
+    }
+    previous = e;
+  }
+  EXPECT_EQ(increases, 0) << "largest increase " << largest << " J";
+  EXPECT_EQ(batch.status()[0], kStatusRunning);
+  // At rest on the four roof corners, the wheels hanging: the whole weight on four springs,
+  // m g = 4 k d (the roof is level: the corners share it by the COM's place between them, and
+  // their sum is what matters for the body's height at the COM).
+  const std::vector<double> s = batch.state();
+  const double depth = p.total_mass * p.gravity / (4.0 * p.body_contact_stiffness);
+  EXPECT_NEAR(s[strut::kPos + 2], (p.body_roof_height - p.cg_height) - depth, 2e-3);
+  // ... and stays there: over one more second it moves less than a millimetre.
+  batch.step(1000);
+  const std::vector<double> later = batch.state();
+  for (int a = 0; a < 3; ++a) EXPECT_NEAR(later[strut::kPos + a], s[strut::kPos + a], 1e-3) << "axis " << a;
+  EXPECT_LT(std::hypot(later[strut::kVel], later[strut::kVel + 1], later[strut::kVel + 2]), 1e-3);
+}
+
+// Every damper, the rolling resistance, the contact damping and friction off: the ledger, with
+// the contact's k d^2 / 2, is conserved up to the integrator's error through the landing and the
+// bounce (the force is the potential's gradient).
+TEST(BodyContact, ElasticContactConservesTheLedger) {
+  StrutParams<double> p = hmmwv_params();
+  p.damping_bump_front = p.damping_rebound_front = p.damping_bump_rear = p.damping_rebound_rear = 0.0;
+  p.link_damping_ratio = 0.0;
+  p.tire.rolling_resistance = 0.0;
+  p.body_contact_damping = 0.0;
+  p.body_mu = 0.0;
+  finalize_vehicle_params(p);
+  Batch batch = upside_down(p, 0.2, 2.5e-4);
+  const double e0 = batch.energy(0).total();
+  double touched = 0.0;
+  for (int k = 0; k < 400; ++k) {  // 1 s: lands, bounces
+    batch.step(10);
+    touched = std::max(touched, batch.energy(0).body_potential);
+  }
+  EXPECT_GT(touched, 1000.0) << "the roof must have landed";
+  const double drift = (batch.energy(0).total() - e0) / std::fabs(e0);
+  EXPECT_LT(std::fabs(drift), 1e-4);
+}
+
+}  // namespace
+}  // namespace fleetdyn
