@@ -13,7 +13,8 @@ Data path. On the CUDA backend every step's observations, rewards and flags are 
 handed to torch without a copy (`torch.from_dlpack`) and the actions go back as a CUDA tensor the
 env reads in place: nothing crosses to the host during a rollout (the env's stream and torch's
 are ordered by the DLPack stream protocol, both ways). On the CPU backend the env returns numpy
-views of its buffers (`copy=False`) and `torch.from_numpy` wraps them, also without a copy.
+views of its buffers (`copy=False`; with numpy < 1.25 fresh arrays) and `torch.from_numpy` wraps
+them, also without a copy.
 
 Time limits are truncations, not terminal states: where an episode is truncated the value of its
 last observation is bootstrapped into the reward (gamma * V(final_obs)).
@@ -35,6 +36,7 @@ import argparse
 import csv
 import math
 import time
+import warnings
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Callable
 
@@ -116,11 +118,18 @@ def pick_device(name: str) -> torch.device:
     return torch.device("cuda" if name == "cuda" or (name == "auto" and ok) else "cpu")
 
 
+# numpy reads bool arrays through DLPack from 1.25 on: before that the CPU env's views of its
+# buffers (copy=False) fail on the flags, and it returns fresh arrays instead (copy=True).
+CPU_VIEWS = tuple(int(v) for v in np.__version__.split(".")[:2]) >= (1, 25)
+# The views are read-only (the env owns them); torch warns about that once, but only reads them.
+warnings.filterwarnings("ignore", message="The given NumPy array is not writable", category=UserWarning)
+
+
 def make_env(num_envs: int, device: torch.device, seed: int, time_limit: float, cpu_threads: int) -> fleetdyn.VectorEnv:
     if device.type == "cuda":
         return fleetdyn.VectorEnv(num_envs=num_envs, backend="cuda", seed=seed, time_limit=time_limit)
     return fleetdyn.VectorEnv(num_envs=num_envs, backend="cpu", seed=seed, time_limit=time_limit,
-                              cpu_threads=cpu_threads, copy=False)
+                              cpu_threads=cpu_threads, copy=not CPU_VIEWS)
 
 
 def as_tensor(x: Any) -> torch.Tensor:
@@ -214,7 +223,7 @@ class Agent(nn.Module):
     def act(self, x: torch.Tensor, action: torch.Tensor | None = None):
         """(action, log-probability, entropy, value); samples an action unless one is given."""
         mean = self.actor_mean(x)
-        dist = torch.distributions.Normal(mean, self.actor_log_std.expand_as(mean).exp())
+        dist = torch.distributions.Normal(mean, self.actor_log_std.expand_as(mean).exp(), validate_args=False)
         if action is None:
             action = dist.sample()
         return action, dist.log_prob(action).sum(-1), dist.entropy().sum(-1), self.value(x)
@@ -464,6 +473,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     except ValueError as e:  # "field: message" -> "--field: message"
         field, message = str(e).split(":", 1)
         ap.error(f"--{field.replace('_', '-')}:{message}")
+    try:
+        pick_device(cfg.device)
+    except RuntimeError as e:
+        ap.error(f"--{e}")
     result = train(cfg)
     if args.quiet:
         print_summary(result)
