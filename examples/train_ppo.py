@@ -132,9 +132,27 @@ def make_env(num_envs: int, device: torch.device, seed: int, time_limit: float, 
                               cpu_threads=cpu_threads, copy=not CPU_VIEWS)
 
 
+_dlpack_bool = True  # False once torch has refused a DLPack bool buffer
+
+
 def as_tensor(x: Any) -> torch.Tensor:
-    """A torch view of an env output without a copy: numpy (CPU backend) or a DLPack device buffer."""
-    return torch.from_numpy(x) if isinstance(x, np.ndarray) else torch.from_dlpack(x)
+    """A torch view of an env output without a copy: numpy (CPU backend) or a DLPack device buffer.
+
+    Older torch (1.13) imports no DLPack bool ("Unsupported code 6"): the env's flags then come
+    through a host copy (BufferView.numpy() waits for the env's stream), one round trip a step."""
+    global _dlpack_bool
+    if isinstance(x, np.ndarray):
+        return torch.from_numpy(x)
+    if _dlpack_bool or x.dtype != np.bool_:
+        try:
+            return torch.from_dlpack(x)
+        except RuntimeError:
+            if x.dtype != np.bool_:
+                raise
+            _dlpack_bool = False
+    kind, index = x.__dlpack_device__()
+    device = torch.device("cuda", index) if kind == 2 else torch.device("cpu")
+    return torch.from_numpy(x.numpy()).to(device)
 
 
 def env_action(a: torch.Tensor) -> Any:

@@ -98,6 +98,26 @@ def test_cpu_outputs_reach_torch_without_copy():
         env.close()
 
 
+def test_env_buffers_reach_torch():
+    """The env's own buffers (DLPack views), flags included: torch 1.13 imports no DLPack bool, so
+    those come through the host-copy fallback there; the values are the same either way."""
+    env = fleetdyn.VectorEnv(num_envs=8, backend="cpu", seed=4, time_limit=0.1)
+    try:
+        env.reset(seed=4)
+        actions = np.zeros((8, 3), np.float32)
+        for _ in range(5):  # past the 0.1 s time limit: every episode truncated
+            env.step(actions)
+            views = env.buffers()
+            for name in ("observations", "rewards", "truncated", "has_final", "final_returns"):
+                t = ppo.as_tensor(views[name])
+                np.testing.assert_array_equal(t.numpy(), views[name].numpy())
+            assert ppo.as_tensor(views["truncated"]).dtype == torch.bool
+            assert ppo.as_tensor(views["observations"]).data_ptr() == views["observations"].data_ptr
+        assert ppo.as_tensor(views["truncated"]).all() and ppo.as_tensor(views["has_final"]).all()
+    finally:
+        env.close()
+
+
 def test_evaluation_matches_the_cem_example():
     """The evaluation loop against an independent one (examples/train_cem.py's, numpy): the zero
     action on the same seeded episodes gives the same returns, episode for episode."""
