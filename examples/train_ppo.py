@@ -438,7 +438,8 @@ def print_summary(result: dict[str, Any]) -> None:
     cfg = result["config"]
     finished = [c[2] for c in result["curve"] if not math.isnan(c[2])]
     if finished:
-        print(f"mean return of finished training episodes: first update {finished[0]:.2f}, last {finished[-1]:.2f}")
+        print(f"mean return of the training episodes that ended in an update: first such update {finished[0]:.2f}, "
+              f"last {finished[-1]:.2f}")
     if "eval_trained" in result:
         print(f"deterministic evaluation, {cfg['eval_envs']} episodes of seed {cfg['eval_seed']} "
               "(mean +- standard error):")
