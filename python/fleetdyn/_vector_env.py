@@ -54,6 +54,11 @@ except ImportError:  # gymnasium is optional
 _END_REASON_NAMES = np.array(_fleetdyn.END_REASON_NAMES, dtype=object)
 
 
+def _numpy_version() -> tuple[int, int]:
+    major, minor = np.__version__.split(".")[:2]
+    return int(major), int("".join(ch for ch in minor if ch.isdigit()) or 0)
+
+
 class VectorEnv(_Base):  # type: ignore[misc, valid-type]
     """num_envs vehicles, each an independent episode of a driving task, stepped together.
 
@@ -81,6 +86,10 @@ class VectorEnv(_Base):  # type: ignore[misc, valid-type]
 
     def __init__(self, num_envs: int = 1024, model: str = "strut", task: str = "path_following",
                  backend: str = "auto", seed: int = 0, *, copy: bool = True, **config: Any):
+        if not copy and _numpy_version() < (1, 25):
+            # The flag buffers are bool; numpy.from_dlpack reads bool tensors from numpy 1.25 on.
+            raise ValueError(f"copy=False needs numpy >= 1.25 (views of the bool flag buffers through "
+                             f"DLPack); this is numpy {np.__version__}: use copy=True or a newer numpy")
         cfg = {"num_envs": num_envs, "model": model, "task": task, "backend": backend, "seed": seed}
         cfg.update(config)
         self._core = _fleetdyn.VectorEnvCore(cfg)

@@ -331,3 +331,11 @@ def test_ce_model_shapes_determinism_and_rest_state(make_env):
         make_env(2, model="ce", randomize=[("bump_stop_length_front", 0.9, 1.1)])
     with pytest.raises(KeyError, match="unknown ce parameter 'cg_height'"):
         make_env(2, model="ce", vehicle={"cg_height": 0.8})
+
+
+def test_views_need_a_numpy_that_reads_bool_dlpack(monkeypatch):
+    import fleetdyn._vector_env as venv
+    monkeypatch.setattr(venv, "_numpy_version", lambda: (1, 24))
+    with pytest.raises(ValueError, match=r"copy=False needs numpy >= 1\.25"):
+        fleetdyn.VectorEnv(num_envs=2, backend="cpu", copy=False)
+    fleetdyn.VectorEnv(num_envs=2, backend="cpu", copy=True).close()  # copies need nothing more
