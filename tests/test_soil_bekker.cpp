@@ -495,6 +495,13 @@ TYPED_TEST(SoilTest, BackwardIsForwardMirrored) {
     EXPECT_EQ(bwd.fy, fwd.fy);
     EXPECT_EQ(bwd.fz, fwd.fz);
     EXPECT_EQ(bwd.sinkage, fwd.sinkage);
+    // Given the sinkage the load gave, the same forces without the solve.
+    const SoilWheelForces<T> at_sinkage = soil_tire_forces_at_sinkage(p, wheel<T>(), bwd.sinkage, T(-3), T(vy),
+                                                                      T(-4 / kRadius), T(1e-3));
+    EXPECT_EQ(at_sinkage.fx, bwd.fx);
+    EXPECT_EQ(at_sinkage.fy, bwd.fy);
+    EXPECT_EQ(at_sinkage.fz, bwd.fz);
+    EXPECT_EQ(at_sinkage.my, bwd.my);
   }
 }
 

@@ -315,8 +315,9 @@ FLEETDYN_FN SoilWheelForces<T> soil_wheel_forces(const SoilParams<T>& p, const S
   return f;
 }
 
-// Vertical force [N] of the normal stress alone at zero slip: what a wheel at rest (no shear
-// mobilized) carries at sinkage z. With c1 = 0 it is Bekker's pressure-sinkage integral.
+// Vertical force [N] of the normal stress alone on the front arc at zero slip, at sinkage z: what a
+// wheel rolling without slip carries when no shear is counted. With c1 = c2 = 0 it is Bekker's
+// rigid-wheel integral (the pressure k z^n on the contact's horizontal projection).
 template <class T>
 FLEETDYN_FN T soil_normal_load(const SoilParams<T>& p, const SoilWheel<T>& wheel, T sinkage) {
   return soil_arc_integrals<false>(p, wheel, clamp(sinkage, T(0), wheel.radius), T(0), T(0)).fz;
@@ -360,8 +361,9 @@ FLEETDYN_FN T soil_solve_sinkage(const SoilParams<T>& p, const SoilWheel<T>& whe
   return select(too_heavy, r, select(target > T(0), z, T(0)));
 }
 
-// Static sinkage [m] of a wheel at rest under a load [N]: the normal stress alone carries it
-// (soil_normal_load). *clamped is set when the load needs more than the radius.
+// Static sinkage [m] under a load [N]: where soil_normal_load carries it (Bekker's towed-wheel
+// sinkage for c1 = c2 = 0; the soil behind the lowest point does not rebound, so the front arc alone
+// carries the load). *clamped is set when the load needs more than the radius.
 template <class T>
 FLEETDYN_FN T soil_static_sinkage(const SoilParams<T>& p, const SoilWheel<T>& wheel, T load, bool* clamped) {
   return soil_solve_sinkage<false>(p, wheel, load, T(0), T(0), clamped);
@@ -402,6 +404,18 @@ FLEETDYN_FN SoilWheelForces<T> soil_tire_forces(const SoilParams<T>& p, const So
                                                 T omega, T v_floor) {
   const SoilSlips<T> slip = soil_slips(wheel.radius, v_x, v_y, omega, v_floor);
   SoilWheelForces<T> f = soil_wheel_forces_at_load(p, wheel, load, slip.longitudinal, slip.lateral);
+  f.fx *= slip.direction;
+  f.my *= slip.direction;
+  return f;
+}
+
+// The same with the sinkage [m] given instead of the load: for a vehicle model that knows the
+// wheel's depth below the soil surface (no sinkage solve; fz is then the soil's vertical force).
+template <class T>
+FLEETDYN_FN SoilWheelForces<T> soil_tire_forces_at_sinkage(const SoilParams<T>& p, const SoilWheel<T>& wheel, T sinkage,
+                                                           T v_x, T v_y, T omega, T v_floor) {
+  const SoilSlips<T> slip = soil_slips(wheel.radius, v_x, v_y, omega, v_floor);
+  SoilWheelForces<T> f = soil_wheel_forces(p, wheel, sinkage, slip.longitudinal, slip.lateral);
   f.fx *= slip.direction;
   f.my *= slip.direction;
   return f;
