@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "fleetdyn/ce.h"
 #include "fleetdyn/physics/core/body_contact.h"
 #include "fleetdyn/vehicle.h"
 #include "tests/strut_test_util.h"
@@ -140,6 +141,52 @@ TEST(BodyContact, ElasticContactConservesTheLedger) {
   EXPECT_GT(touched, 1000.0) << "the roof must have landed";
   const double drift = (batch.energy(0).total() - e0) / std::fabs(e0);
   EXPECT_LT(std::fabs(drift), 1e-4);
+}
+
+// The penetrations of the body box's corners at body pose (pos, rot) on flat ground [m].
+double total_penetration(const VehicleCommon<double>& p, Vec3<double> pos, const Mat3<double>& rot) {
+  double sum = 0.0;
+  for (const Vec3<double>& corner : p.body_corner) sum += std::max(0.0, -(pos + rot * corner).z);
+  return sum;
+}
+
+// Both models upside down, dropped onto the roof with the capsize freeze off: each comes to rest
+// on its roof, where the roof springs alone carry the whole weight, k sum(d_i) = m g, however the
+// load is shared among the corners (the vertical force balance of a body at rest).
+TEST(BodyContact, BothModelsComeToRestOnTheRoofCarryingTheirWeight) {
+  {
+    const StrutParams<double> p = hmmwv_params();
+    Batch batch = upside_down(p, 0.3);
+    batch.step(6000);
+    ASSERT_EQ(batch.status()[0], kStatusRunning);
+    const std::vector<double> s = batch.state();
+    const Mat3<double> rot = rotation_matrix(normalized(load_quat(s.data(), strut::kQuat)));
+    const double sum = total_penetration(p, load3(s.data(), strut::kPos), rot);
+    EXPECT_NEAR(p.body_contact_stiffness * sum, p.total_mass * p.gravity, 0.005 * p.total_mass * p.gravity) << "strut";
+  }
+  {
+    const CeParams<double> p = hmmwv_ce_params();
+    BatchOptions options = cpu_options();
+    options.capsize_roll = 0.0;
+    Batch batch({p}, 1, TerrainSpec{}, options);
+    std::vector<double> s = batch.state();
+    // Roll pi; the chassis origin put so the roof corners are 0.3 m above the ground.
+    s[ce::kQuat] = 0.0;
+    s[ce::kQuat + 1] = 1.0;
+    s[ce::kQuat + 2] = 0.0;
+    s[ce::kQuat + 3] = 0.0;
+    s[ce::kPos + 2] = p.body_corner[4].z + 0.3;
+    for (int a = 0; a < 3; ++a) s[ce::kVel + a] = s[ce::kOmega + a] = 0.0;
+    batch.set_vehicle_state(0, s);
+    batch.step(3000);  // 6 s at 2 ms
+    ASSERT_EQ(batch.status()[0], kStatusRunning);
+    const std::vector<double> end = batch.state();
+    const Mat3<double> rot = rotation_matrix(normalized(load_quat(end.data(), ce::kQuat)));
+    const double sum = total_penetration(p, load3(end.data(), ce::kPos), rot);
+    const double weight = ce_total_mass(p) * p.gravity;
+    EXPECT_NEAR(p.body_contact_stiffness * sum, weight, 0.005 * weight) << "ce";
+    EXPECT_LT(std::hypot(end[ce::kVel], end[ce::kVel + 1], end[ce::kVel + 2]), 1e-3);
+  }
 }
 
 }  // namespace

@@ -121,10 +121,7 @@ void finalize_ce_params(CeParams<double>& p) {
   check_wheel_inertia(p);
   check_steering(p);
   derive_vehicle_common(p);  // drive_share, brake_torque, wheel_lock_rate: what the ce model reads
-  // The body box in the chassis frame: the ground at rest taken at the design wheel centres' height
-  // less the unloaded tire radius (the static tire deflection, a few cm, neglected).
-  const double ground_z = 0.5 * (p.corner[0].design.wheel_centre.z + p.corner[2].design.wheel_centre.z) - p.tire.unloaded_radius;
-  derive_body_corners(p, p.corner[0].design.wheel_centre.x, p.corner[2].design.wheel_centre.x, ground_z);
+  derive_ce_body_corners(p);
 }
 
 }  // namespace fleetdyn

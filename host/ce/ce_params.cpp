@@ -147,6 +147,7 @@ CeParams<double> make_ce_params(const VehicleDefinition& v) {
     a.bump_limit_lca = bump_limit_angle(g, a.bump_stop_length - p.stop_table_pen[kStopTablePoints - 1]);
     a.travel_limit_stiffness = kTravelLimitStiffness;
   }
+  derive_ce_body_corners(p);
   if (v.balance_springs_at_design) ce_balance_springs_at_design(p);
   return p;
 }

@@ -119,9 +119,9 @@ struct CeModel {
     return {front - p.chassis_com.x, rear - p.chassis_com.x, (mean_front_angle(h) - mean_front_angle(-h)) / (T(2) * h)};
   }
 
-  // The vector env (physics/core/batch_view.h lists these hooks). Derived fields: only the shared
-  // VehicleCommon's (drive shares, per-wheel brake torques, wheel lock rate: finalize_ce_params
-  // derives nothing else, host/ce/ce_param_fields.cpp). Initial state: the static equilibrium of
+  // The vector env (physics/core/batch_view.h lists these hooks). Derived fields: the shared
+  // VehicleCommon's (drive shares, per-wheel brake torques, wheel lock rate) and the body box's
+  // corners, as finalize_ce_params derives them (host/ce/ce_param_fields.cpp). Initial state: the static equilibrium of
   // this episode's parameters, solved at every reset by the Newton iteration the host's
   // ce_rest_state runs (physics/ce/ce_rest.h), in fp64 whatever the env's precision (the fp32
   // parameters widen exactly; the fp64 rest state then rounds to fp32), and placed on the
@@ -130,6 +130,7 @@ struct CeModel {
   template <class T>
   static FLEETDYN_FN void derive(CeParams<T>& p) {
     derive_vehicle_common(p);
+    derive_ce_body_corners(p);
   }
   template <class T>
   static FLEETDYN_FN void initial_state(const CeParams<T>& p, const TerrainDesc<T>& terrain, double x, double y, T yaw,

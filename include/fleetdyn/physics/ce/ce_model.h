@@ -35,6 +35,7 @@
 #pragma once
 
 #include "fleetdyn/physics/ce/ce_corner.h"
+#include "fleetdyn/physics/core/body_contact.h"
 #include "fleetdyn/physics/core/corner_group.h"
 #include "fleetdyn/physics/core/integrator.h"
 
@@ -121,17 +122,21 @@ FLEETDYN_FN CeBaseShare<T> ce_corner_gather(const CeCornerBodies<T>& c, const Sp
 }
 
 // The floating base (seed eq. 7 at the root): the chassis with every corner's articulated inertia
-// and bias; returns its spatial acceleration (d omega/dt, d vel/dt) in chassis axes.
+// and bias, gravity and the body's own contact with the terrain (physics/core/body_contact.h,
+// zero while no corner of the body box touches); returns its spatial acceleration (d omega/dt,
+// d vel/dt) in chassis axes.
 template <class T>
-FLEETDYN_FN SpatialVec<T> ce_base_acceleration(const CeParams<T>& p, const T* x, const Mat3<T>& rot,
-                                               const CeBaseShare<T>& corners) {
+FLEETDYN_FN SpatialVec<T> ce_base_acceleration(const CeParams<T>& p, const CeEnvironment<T>& env, const T* x,
+                                               const Mat3<T>& rot, const CeBaseShare<T>& corners) {
   using namespace ce;
   const SpatialVec<T> base_vel{load3(x, kOmega), load3(x, kVel)};
   const Vec3<T> gravity_body = mul_transpose(rot, Vec3<T>{T(0), T(0), -p.gravity});
   const RigidInertia<T> chassis = rigid_inertia(p.chassis_mass, p.chassis_com, p.chassis_inertia);
-  const SpatialVec<T> bias = (cross_force(base_vel, chassis * base_vel) -
-                              force_at(p.chassis_mass * gravity_body, p.chassis_com)) +
-                             corners.bias;
+  SpatialVec<T> bias = (cross_force(base_vel, chassis * base_vel) - force_at(p.chassis_mass * gravity_body, p.chassis_com)) +
+                       corners.bias;
+  const BodyContactLoad<T> body = body_contact_load<T>(p, *env.terrain, env.origin_x, env.origin_y, load3(x, kPos), rot,
+                                                       rot * base_vel.lin, rot * base_vel.ang);
+  bias = bias - SpatialVec<T>{mul_transpose(rot, body.torque), mul_transpose(rot, body.force)};
   return solve_spd(plus_lower(mat6_from_rigid(chassis), corners.inertia), T(-1) * bias);
 }
 
@@ -197,7 +202,7 @@ FLEETDYN_FN void ce_derivative_split(const CeParams<T>& p, const CeEnvironment<T
     dc[kCornerDeflLat] = bodies.tire_defl_lat_rate;
     if (diag) diag->tire_normal_force[k] = bodies.tire_normal_force;
   }
-  const SpatialVec<T> base_acc = ce_base_acceleration(p, x, rot, group.sum(share));
+  const SpatialVec<T> base_acc = ce_base_acceleration(p, env, x, rot, group.sum(share));
   for (int k = 0; k < kHeld; ++k) {
     T* dc = dx + kChassisSize + kCornerSize * k;
     ce_corner_scatter(art[k], base_acc, dc[kCornerLcaRate], dc[kCornerSpin]);
@@ -284,9 +289,9 @@ FLEETDYN_FN void ce_step(const CeParams<T>& p, const CeEnvironment<T>& env, scal
   ce_join_state(x_next, next);
 }
 
-// Mechanical energy [J]: kinetic energy of every body, gravity (world height), springs and tire
-// vertical springs (stops excluded). Conserved when dampers, tire damping, slip forces and the
-// stops are out of play.
+// Mechanical energy [J]: kinetic energy of every body, gravity (world height), springs, tire
+// vertical springs and the body contact's springs (stops excluded). Conserved when dampers, tire damping, slip forces
+// and the stops are out of play.
 template <class T>
 FLEETDYN_FN T ce_energy(const CeParams<T>& p, const CeEnvironment<T>& env, const T* s) {
   using namespace ce;
@@ -316,6 +321,7 @@ FLEETDYN_FN T ce_energy(const CeParams<T>& p, const CeEnvironment<T>& env, const
     const T pen = penetration(contact, p.tire.unloaded_radius);
     potential += select(pen > T(0), T(0.5) * p.tire.vertical_stiffness * pen * pen, T(0));
   }
+  potential += body_contact_energy(p, *env.terrain, env.origin_x, env.origin_y, pos, rot);
   return kinetic + potential;
 }
 

@@ -65,4 +65,14 @@ struct CeParams : VehicleCommon<T> {
   T stop_table_force[kStopTablePoints];
 };
 
+// The body box's corners in the chassis frame (VehicleCommon::body_corner): the axles at the design
+// wheel centres, the ground at rest taken at their mean height less the unloaded tire radius (the
+// static tire deflection, a few cm, neglected). make_ce_params and finalize_ce_params call it on
+// the host, the vector env after drawing an episode's parameters.
+template <class T>
+FLEETDYN_FN void derive_ce_body_corners(CeParams<T>& p) {
+  const T ground_z = T(0.5) * (p.corner[0].design.wheel_centre.z + p.corner[2].design.wheel_centre.z) - p.tire.unloaded_radius;
+  derive_body_corners<T>(p, p.corner[0].design.wheel_centre.x, p.corner[2].design.wheel_centre.x, ground_z);
+}
+
 }  // namespace fleetdyn

@@ -19,7 +19,8 @@
 // gravity; spring + stops and shock between chassis and LCA along their lines (ce's laws:
 // ce_spring_force, ce_stop_force, ce_shock_force); the shared TMeasy tire on the wheel at its
 // contact point (or, selectable, the wheel as a rigid sphere with contact and Coulomb friction
-// rows); drive and inboard brake torques between chassis and wheel (as ce). ce's LCA travel
+// rows); drive and inboard brake torques between chassis and wheel (as ce); the body box's contact
+// with the terrain on the chassis (as ce, physics/core/body_contact.h). ce's LCA travel
 // limits are rows (hinge limits), not forces. Tire deflections integrate by explicit Euler and
 // the steering actuator's first-order lag exactly.
 #pragma once
@@ -239,6 +240,14 @@ FLEETDYN_FN void vehicle_loads(const PgsVehicleParams<T>& p, const TerrainDesc<T
     l.torque[wheel_body] += (drive + resist) * spin_axis;
     l.torque[kChassisBody] -= (drive + brake) * spin_axis;
   }
+  // The body's own contact with the terrain (physics/core/body_contact.h): the box's corners are
+  // in the chassis frame, whose origin sits at -chassis_com from the chassis body's COM.
+  const Vec3<T> origin = chassis.x - chassis_rot * ce.chassis_com;
+  const Vec3<T> origin_arm = origin - chassis.x;
+  const BodyContactLoad<T> body = body_contact_load<T>(vp, terrain, origin_x, origin_y, origin, chassis_rot,
+                                                       chassis.v + cross(chassis.w, origin_arm), chassis.w);
+  l.force[kChassisBody] += body.force;
+  l.torque[kChassisBody] += body.torque + cross(origin_arm, body.force);
 }
 
 // The core's model view of one vehicle for steps of length h, with the per-step inputs.
