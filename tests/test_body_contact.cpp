@@ -189,5 +189,49 @@ TEST(BodyContact, BothModelsComeToRestOnTheRoofCarryingTheirWeight) {
   }
 }
 
+double metric_of(Batch& batch, int metric) { return batch.metrics()[static_cast<size_t>(metric)]; }
+
+// The roof-impact metric against free fall: dropped upside down from 0.3 m, the roof meets the
+// ground at sqrt(2 g h) (plus at most one step's g dt, as the first contact is seen at a step's
+// start). It lies on its roof (final_attitude 2) without having rolled (0 quarter turns).
+TEST(RolloverMetrics, RoofImpactSpeedIsTheFreeFallSpeed) {
+  const StrutParams<double> p = hmmwv_params();
+  const double h = 0.3;
+  Batch batch = upside_down(p, h);
+  batch.step(2000);
+  const double v = std::sqrt(2.0 * p.gravity * h);
+  const double measured = metric_of(batch, metric::max_roof_contact_speed);
+  EXPECT_GE(measured, v - 1e-3) << "free fall " << v << " m/s";
+  EXPECT_LE(measured, v + p.gravity * 1e-3 + 1e-3);
+  EXPECT_EQ(metric_of(batch, metric::final_attitude), 2.0);
+  EXPECT_EQ(metric_of(batch, metric::roll_quarter_turns), 0.0);
+}
+
+// Quarter turns and attitude against a rotation computed by hand: high above the ground with
+// gravity off, a vehicle spun rigidly (wheels included) at 1.9 rad/s about its roll axis (a
+// principal axis: it keeps spinning about it) for 2 s turns 3.8 rad, floor(3.8 / (pi/2)) = 2 quarter turns, and ends
+// 217.7 deg round, i.e. 142.3 deg from upright: on its roof.
+TEST(RolloverMetrics, QuarterTurnsAndAttitudeOfASpinningVehicle) {
+  StrutParams<double> p = hmmwv_params();
+  p.gravity = 0.0;
+  finalize_vehicle_params(p);
+  BatchOptions options = cpu_options();
+  options.capsize_roll = 0.0;
+  Batch batch({p}, 1, TerrainSpec{}, options);
+  std::vector<double> s = batch.state();
+  s[strut::kPos + 2] += 50.0;
+  s[strut::kOmega] = 1.9;
+  for (int i = 0; i < kCorners; ++i) {  // the wheels turn with the body: omega x r, relative to the body's velocity
+    s[strut::kUnsprungVel + 3 * i + 1] = -1.9 * s[strut::kUnsprungPos + 3 * i + 2];
+    s[strut::kUnsprungVel + 3 * i + 2] = 1.9 * s[strut::kUnsprungPos + 3 * i + 1];
+  }
+  batch.set_vehicle_state(0, s);
+  batch.step(2000);
+  EXPECT_NEAR(metric_of(batch, metric::roll_rotation), 3.8, 0.02);
+  EXPECT_EQ(metric_of(batch, metric::roll_quarter_turns), 2.0);
+  EXPECT_EQ(metric_of(batch, metric::final_attitude), 2.0);
+  EXPECT_EQ(metric_of(batch, metric::max_roof_contact_speed), 0.0);
+}
+
 }  // namespace
 }  // namespace fleetdyn

@@ -76,7 +76,11 @@ std::vector<std::string> metric_columns() {
           "path_progress_m",
           "maneuver_end_time_s",
           "max_abs_vert_accel_m_per_s2",
-          "capsize_time_s"};
+          "capsize_time_s",
+          "roll_rotation_rad",
+          "roll_quarter_turns",
+          "final_attitude",
+          "max_roof_contact_speed_m_per_s"};
 }
 
 std::vector<std::string> metric_names() {

@@ -34,7 +34,6 @@ template <>
 struct Tol<double> {
   static constexpr double model = 1e-5;
   static constexpr double solve = 1e-11;
-  static constexpr double vs_double = 0.0;
 };
 
 template <class T>

@@ -90,8 +90,9 @@ struct BatchOptions {
   bool cpu_simd = true;
   // [rad] a vehicle whose roll relative to the ground (over its whole range: pi/2 on its side)
   // passes this at the start of a step is frozen there with status kStatusRolledOver and its
-  // capsize_time; 0 = never. Default 80 deg: past its tip-over angle, about to lie on its side
-  // where the models have no body-ground contact (docs/models/strut.md).
+  // capsize_time; 0 = never: it rolls on, its body touching the terrain
+  // (docs/models/body-contact.md). Default 80 deg: past its tip-over angle, about to lie on its
+  // side (docs/models/strut.md).
   double capsize_roll = 1.3962634015954636;
 };
 

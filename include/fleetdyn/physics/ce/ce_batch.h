@@ -48,6 +48,7 @@ FLEETDYN_FN MetricSample<T> ce_metric_sample(const CeParams<T>& p, const T* s, c
   x.omega_body = load3(s, kOmega);
   x.accel = diag.chassis_accel;
   for (int i = 0; i < kCorners; ++i) x.tire_normal_force[i] = diag.tire_normal_force[i];
+  x.roof_contact_speed = diag.roof_contact_speed;
   return x;
 }
 

@@ -126,16 +126,14 @@ FLEETDYN_FN CeBaseShare<T> ce_corner_gather(const CeCornerBodies<T>& c, const Sp
 // zero while no corner of the body box touches); returns its spatial acceleration (d omega/dt,
 // d vel/dt) in chassis axes.
 template <class T>
-FLEETDYN_FN SpatialVec<T> ce_base_acceleration(const CeParams<T>& p, const CeEnvironment<T>& env, const T* x,
-                                               const Mat3<T>& rot, const CeBaseShare<T>& corners) {
+FLEETDYN_FN SpatialVec<T> ce_base_acceleration(const CeParams<T>& p, const T* x, const Mat3<T>& rot,
+                                               const BodyContactLoad<T>& body, const CeBaseShare<T>& corners) {
   using namespace ce;
   const SpatialVec<T> base_vel{load3(x, kOmega), load3(x, kVel)};
   const Vec3<T> gravity_body = mul_transpose(rot, Vec3<T>{T(0), T(0), -p.gravity});
   const RigidInertia<T> chassis = rigid_inertia(p.chassis_mass, p.chassis_com, p.chassis_inertia);
   SpatialVec<T> bias = (cross_force(base_vel, chassis * base_vel) - force_at(p.chassis_mass * gravity_body, p.chassis_com)) +
                        corners.bias;
-  const BodyContactLoad<T> body = body_contact_load<T>(p, *env.terrain, env.origin_x, env.origin_y, load3(x, kPos), rot,
-                                                       rot * base_vel.lin, rot * base_vel.ang);
   bias = bias - SpatialVec<T>{mul_transpose(rot, body.torque), mul_transpose(rot, body.force)};
   return solve_spd(plus_lower(mat6_from_rigid(chassis), corners.inertia), T(-1) * bias);
 }
@@ -160,6 +158,7 @@ template <class T>
 struct CeDiagnostics {
   T tire_normal_force[kCorners];  // [N]
   Vec3<T> chassis_accel;          // [m/s^2] world, acceleration of the chassis centre of mass
+  T roof_contact_speed;           // [m/s] BodyContactLoad::roof_speed
 };
 
 // Time derivative of the split state x of a corner group's corners: each corner's bodies and
@@ -202,7 +201,9 @@ FLEETDYN_FN void ce_derivative_split(const CeParams<T>& p, const CeEnvironment<T
     dc[kCornerDeflLat] = bodies.tire_defl_lat_rate;
     if (diag) diag->tire_normal_force[k] = bodies.tire_normal_force;
   }
-  const SpatialVec<T> base_acc = ce_base_acceleration(p, env, x, rot, group.sum(share));
+  const BodyContactLoad<T> body = body_contact_load<T>(p, *env.terrain, env.origin_x, env.origin_y, load3(x, kPos), rot,
+                                                       rot * base_vel.lin, rot * base_vel.ang);
+  const SpatialVec<T> base_acc = ce_base_acceleration(p, x, rot, body, group.sum(share));
   for (int k = 0; k < kHeld; ++k) {
     T* dc = dx + kChassisSize + kCornerSize * k;
     ce_corner_scatter(art[k], base_acc, dc[kCornerLcaRate], dc[kCornerSpin]);
@@ -219,6 +220,7 @@ FLEETDYN_FN void ce_derivative_split(const CeParams<T>& p, const CeEnvironment<T
     const Vec3<T> omega = load3(x, kOmega), r = p.chassis_com;
     const Vec3<T> origin_accel = base_acc.lin + cross(omega, load3(x, kVel));
     diag->chassis_accel = rot * (origin_accel + cross(base_acc.ang, r) + cross(omega, cross(omega, r)));
+    diag->roof_contact_speed = body.roof_speed;
   }
 }
 

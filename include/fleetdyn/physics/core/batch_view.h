@@ -124,6 +124,7 @@ struct MetricSample {
   Vec3<T> omega_body;             // [rad/s] body axes
   Vec3<T> accel;                  // [m/s^2] body COM acceleration, world
   T tire_normal_force[kCorners];  // [N]
+  T roof_contact_speed;           // [m/s] closing speed of the roof on the ground (physics/core/body_contact.h)
 };
 
 // Roll and pitch relative to the ground under the body: the tilt of the body's y (x) axis out
@@ -171,7 +172,16 @@ FLEETDYN_FN T update_metrics(T* m, const TerrainDesc<T>& terrain, T origin_x, T 
   } else {
     m[metric::current_two_wheel_liftoff] = T(0);
   }
-  return ground_relative_roll_magnitude(x.rot, ground_normal);
+  // Rollover: the net rotation about body x (roll rate integrated), its completed quarter turns,
+  // where the vehicle lies now (0 wheels, 1 side, 2 roof: ground-relative roll magnitude below
+  // 45 deg, below 135 deg, beyond), and the hardest roof impact.
+  const T roll = ground_relative_roll_magnitude(x.rot, ground_normal);
+  const T quarter = T(1.5707963267948966);
+  m[metric::roll_rotation] += x.omega_body.x * dt;
+  raise(m[metric::roll_quarter_turns], floor(fabs(m[metric::roll_rotation]) / quarter));
+  m[metric::final_attitude] = roll < T(0.5) * quarter ? T(0) : roll < T(1.5) * quarter ? T(1) : T(2);
+  raise(m[metric::max_roof_contact_speed], x.roof_contact_speed);
+  return roll;
 }
 
 // The terrain vehicle v meets: the batch's, or its own variation of it.

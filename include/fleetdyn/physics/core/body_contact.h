@@ -24,10 +24,13 @@ namespace fleetdyn {
 
 constexpr double kBodySlipVelocity = 0.01;  // [m/s] regularization of the body's Coulomb friction
 
-// The contact's resultant on the body: force (world) and torque about the body frame's origin.
+// The contact's resultant on the body: force (world) and torque about the body frame's origin;
+// and the largest speed [m/s] at which a roof corner (4-7) in contact closes on the surface, 0
+// when none does (the roof-impact metric).
 template <class T>
 struct BodyContactLoad {
   Vec3<T> force, torque;
+  T roof_speed;
 };
 
 // The body frame at `pos` (local to the batch origin), turned by `rot` (body -> world), moving
@@ -36,7 +39,7 @@ template <class T>
 FLEETDYN_FN BodyContactLoad<T> body_contact_load(const VehicleCommon<T>& p, const TerrainDesc<scalar_of<T>>& terrain,
                                                  T origin_x, T origin_y, Vec3<T> pos, const Mat3<T>& rot, Vec3<T> vel,
                                                  Vec3<T> omega) {
-  BodyContactLoad<T> load{{T(0), T(0), T(0)}, {T(0), T(0), T(0)}};
+  BodyContactLoad<T> load{{T(0), T(0), T(0)}, {T(0), T(0), T(0)}, T(0)};
   TerrainContact<T> contact[8];
   Vec3<T> arm[8];
   bool touching = false;  // in any lane
@@ -59,6 +62,7 @@ FLEETDYN_FN BodyContactLoad<T> body_contact_load(const VehicleCommon<T>& p, cons
     const Vec3<T> f = f_n * c.normal - friction * v_t;
     load.force = load.force + f;
     load.torque = load.torque + cross(arm[i], f);
+    if (i >= 4) load.roof_speed = select(both(depth > T(0), -v_n > load.roof_speed), -v_n, load.roof_speed);
   }
   return load;
 }

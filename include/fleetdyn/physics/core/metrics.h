@@ -27,7 +27,14 @@
   X(max_abs_vert_accel, "m/s^2",                                                                                         \
     "largest |vertical acceleration| of the body COM, body z axis, gravity not included (0 standing still)")             \
   X(capsize_time, "s",                                                                                                   \
-    "time the roll relative to the ground passed the capsize angle and the vehicle was frozen, -1 if it did not")
+    "time the roll relative to the ground passed the capsize angle and the vehicle was frozen, -1 if it did not")        \
+  X(roll_rotation, "rad", "net rotation about the body x axis since the start (the roll rate integrated)")               \
+  X(roll_quarter_turns, "-", "largest number of completed quarter turns of roll (|roll_rotation| / 90 deg, floored)")    \
+  X(final_attitude, "-",                                                                                                 \
+    "where the vehicle lies at the end: 0 on its wheels, 1 on its side, 2 on its roof (roll relative to the ground "     \
+    "below 45 deg, below 135 deg, beyond)")                                                                              \
+  X(max_roof_contact_speed, "m/s",                                                                                       \
+    "largest speed at which a roof corner closed on the ground, 0 if the roof never touched")
 
 namespace fleetdyn {
 namespace metric {
@@ -38,8 +45,8 @@ enum MetricIndex : int { FLEETDYN_METRIC_FIELDS(FLEETDYN_METRIC_ENUM) kCount };
 constexpr int kMetricCount = metric::kCount;
 
 // Why a vehicle stopped being stepped. kStatusRolledOver: its roll relative to the ground passed
-// the batch's capsize angle (BatchOptions::capsize_roll); it lies on its side or roof, where the
-// models have no body-ground contact, so it is frozen there (capsize_time) and its metrics keep
-// what happened up to then. Diverged and rolled-over vehicles are told apart in every summary.
+// the batch's capsize angle (BatchOptions::capsize_roll), so it is frozen there (capsize_time) and
+// its metrics keep what happened up to then; with no capsize angle it rolls on, its body touching
+// the terrain (physics/core/body_contact.h). Diverged and rolled-over vehicles are told apart in every summary.
 enum VehicleStatus : int { kStatusRunning = 0, kStatusDiverged = 1, kStatusRolledOver = 2 };
 }  // namespace fleetdyn

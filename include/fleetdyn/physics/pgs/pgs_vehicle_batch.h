@@ -44,6 +44,7 @@ FLEETDYN_FN void pgs_vehicle_sample(const PgsVehicleParams<T>& p, T step, const 
   const int v = pgs::body_field(pgsv::kChassisBody, pgs::kVx);
   sample->accel = (Vec3<T>{next[v], next[v + 1], next[v + 2]} - x.velocity) * (T(1) / step);
   for (int c = 0; c < kCorners; ++c) sample->tire_normal_force[c] = loads.tire_normal_force[c];
+  sample->roof_contact_speed = loads.roof_contact_speed;
 }
 
 struct PgsVehicleModel {

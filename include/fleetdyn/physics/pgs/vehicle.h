@@ -123,6 +123,7 @@ struct Loads {
   Vec3<T> force[kBodies], torque[kBodies];  // [N], [N m] world, torque about the COM
   T tire_normal_force[kCorners];            // [N]
   T defl_long_rate[kCorners], defl_lat_rate[kCorners];
+  T roof_contact_speed;  // [m/s] BodyContactLoad::roof_speed
 };
 
 // A force F n on body b at lever rb and -F n on body a at lever ra (F > 0 pushes b away from a).
@@ -248,6 +249,7 @@ FLEETDYN_FN void vehicle_loads(const PgsVehicleParams<T>& p, const TerrainDesc<T
                                                        chassis.v + cross(chassis.w, origin_arm), chassis.w);
   l.force[kChassisBody] += body.force;
   l.torque[kChassisBody] += body.torque + cross(origin_arm, body.force);
+  l.roof_contact_speed = body.roof_speed;
 }
 
 // The core's model view of one vehicle for steps of length h, with the per-step inputs.

@@ -42,6 +42,7 @@ FLEETDYN_FN MetricSample<T> strut_metric_sample(const T* s, const StrutDiagnosti
   x.omega_body = load3(s, kOmega);
   x.accel = diag.chassis_accel;
   for (int i = 0; i < kCorners; ++i) x.tire_normal_force[i] = diag.tire_normal_force[i];
+  x.roof_contact_speed = diag.roof_contact_speed;
   return x;
 }
 

@@ -97,7 +97,10 @@ FLEETDYN_FN void strut_derivative_split(const StrutParams<T>& p, const StrutEnvi
   store3(dx, kOmega, Vec3<T>{euler_rhs.x * inv_inertia.x, euler_rhs.y * inv_inertia.y, euler_rhs.z * inv_inertia.z});
   for (int k = 0; k < kHeld; ++k)
     store3(dx + kChassisSize + kCornerSize * k, kCornerVel, wheel_accel[k] - chassis_accel);
-  if (diag) diag->chassis_accel = chassis_accel;
+  if (diag) {
+    diag->chassis_accel = chassis_accel;
+    diag->roof_contact_speed = body.roof_speed;
+  }
 }
 
 // The strut ODE of a corner group for the integrator (physics/core/integrator.h).

@@ -113,6 +113,7 @@ struct StrutDiagnostics {
   T strut_compression[kCorners];   // [m] (x_u - mount).u, positive in bump
   T bushing_deflection[kCorners];  // [m] |perpendicular offset|
   Vec3<T> chassis_accel;           // [m/s^2] world, kinematic (gravity included in the dynamics)
+  T roof_contact_speed;            // [m/s] BodyContactLoad::roof_speed
 };
 
 }  // namespace fleetdyn
