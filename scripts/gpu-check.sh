@@ -6,7 +6,9 @@
 # the default scenarios, `fleetdyn bench` on CUDA and CPU for strut, ce and pgs, the pgs
 # solver's thread-vs-warp kernel benchmark, and compute-sanitizer memcheck and racecheck over
 # short runs of every kernel (scripts/gpu-sanitize.sh); four lanes per vehicle against one thread
-# per vehicle (bench and Nsight Compute). Results go to $OUT when it is set,
+# per vehicle (bench and Nsight Compute). With --python it then runs scripts/gpu-python.sh: the
+# Python GPU tests, the vector env from Python and the PPO example trained with PyTorch on CUDA
+# (it builds the module on the machine: several minutes more). Results go to $OUT when it is set,
 # else to bench/results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +28,8 @@ run test_pgs_lanes --gtest_output=json:"$out/test_pgs_lanes.json" 2>&1 | tail -2
 # A vehicle's bits whatever its batch (alone, shared or own parameters, driven), and a study's
 # worst cases re-simulated to the bits of their samples.csv rows, on CUDA.
 run test_corner_lanes 2>&1 | tail -4
+# Body contact and the rollover metrics of strut and ce on CUDA against the CPU.
+run test_body_contact --gtest_output=json:"$out/test_body_contact.json" 2>&1 | tail -12
 # The device's own checks: ce accelerations and pgs bilateral rows against cuBLAS batched dense
 # solves, and batch summaries reduced on the device (Thrust) against the host's.
 run test_ce_validate --gtest_output=json:"$out/test_ce_validate.json" 2>&1 | tail -6
@@ -99,3 +103,7 @@ run fleetdyn_bench --benchmark_filter='cuda|derivative|step/' --benchmark_out="$
 run fleetdyn_bench_env --benchmark_out="$out/$machine-gbench-vector-env.json" --benchmark_out_format=json 2>&1 | tail -16
 # compute-sanitizer memcheck and racecheck on short runs of each model's kernel and the env kernels.
 scripts/gpu-sanitize.sh 2>&1 | tee "$out/sanitizer.txt" | tail -40
+# The Python side, on request (see the top).
+if [ "${1:-}" = "--python" ]; then
+  scripts/gpu-python.sh 2>&1 | tee "$out/gpu-python.txt" | tail -40
+fi

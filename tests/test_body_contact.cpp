@@ -191,6 +191,51 @@ TEST(BodyContact, BothModelsComeToRestOnTheRoofCarryingTheirWeight) {
 
 double metric_of(Batch& batch, int metric) { return batch.metrics()[static_cast<size_t>(metric)]; }
 
+// The body contact and rollover metrics on CUDA against the CPU: each model dropped upside down
+// from 0.3 m (fp64, 2 s: the landing, the bounces, the rest), final positions to 1e-9 relative and
+// every metric to 1e-6 (the batch contract's tolerances, test_batch_contract.cpp).
+TEST(BodyContact, CudaMatchesCpu) {
+  std::string why;
+  if (!cuda_available(&why)) GTEST_SKIP() << why;
+  const StrutParams<double> strut = hmmwv_params();
+  const CeParams<double> ce = hmmwv_ce_params();
+  for (int model = 0; model < 2; ++model) {
+    std::vector<std::vector<double>> metrics, states;
+    for (BackendKind backend : {BackendKind::Cpu, BackendKind::Cuda}) {
+      BatchOptions options = cpu_options();
+      options.capsize_roll = 0.0;
+      options.backend = backend;
+      Batch batch = model == 0 ? Batch({strut}, 1, TerrainSpec{}, options) : Batch({ce}, 1, TerrainSpec{}, options);
+      std::vector<double> s = batch.state();
+      const int quat = model == 0 ? int(strut::kQuat) : int(ce::kQuat), pos = model == 0 ? int(strut::kPos) : int(ce::kPos);
+      s[quat] = 0.0;
+      s[quat + 1] = 1.0;
+      s[quat + 2] = 0.0;
+      s[quat + 3] = 0.0;
+      s[pos + 2] = (model == 0 ? strut.body_roof_height - strut.cg_height : ce.body_corner[4].z) + 0.3;
+      if (model == 0) {
+        for (int i = 0; i < kCorners; ++i) {
+          s[strut::kUnsprungPos + 3 * i + 1] = -s[strut::kUnsprungPos + 3 * i + 1];
+          s[strut::kUnsprungPos + 3 * i + 2] = -s[strut::kUnsprungPos + 3 * i + 2];
+        }
+      }
+      batch.set_vehicle_state(0, s);
+      batch.step(model == 0 ? 2000 : 1000);
+      EXPECT_EQ(batch.status()[0], kStatusRunning);
+      metrics.push_back(batch.metrics());
+      states.push_back(batch.state());
+    }
+    for (int a = 0; a < 3; ++a) {
+      const int pos = (model == 0 ? int(strut::kPos) : int(ce::kPos)) + a;
+      EXPECT_NEAR(states[1][pos], states[0][pos], 1e-9 * std::max(1.0, std::fabs(states[0][pos]))) << "model " << model;
+    }
+    for (size_t k = 0; k < metrics[0].size(); ++k) {
+      EXPECT_LE(std::fabs(metrics[1][k] - metrics[0][k]), 1e-6 * std::max(1.0, std::fabs(metrics[0][k])))
+          << "model " << model << ", metric " << k;
+    }
+  }
+}
+
 // The roof-impact metric against free fall: dropped upside down from 0.3 m, the roof meets the
 // ground at sqrt(2 g h) (plus at most one step's g dt, as the first contact is seen at a step's
 // start). It lies on its roof (final_attitude 2) without having rolled (0 quarter turns).
