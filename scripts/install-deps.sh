@@ -8,9 +8,12 @@ set -euo pipefail
 # clang and its runtimes: the sanitizer build and the fuzzer (scripts/test.sh, scripts/fuzz.sh);
 # clang-format: the style check (scripts/check-format.sh, .clang-format).
 # git: scripts/test-pip-install.sh installs a clean clone.
+# python3-torch (CPU PyTorch 1.13 for Debian's /usr/bin/python3, with python3-dev and python3-venv):
+# scripts/test-pip-install.sh installs fleetdyn into a venv of that interpreter and runs the PPO
+# example's tests there (PyPI's torch wheel pulls gigabytes of CUDA libraries).
 packages=(cmake ninja-build g++ git libeigen3-dev libgtest-dev libbenchmark-dev libyaml-cpp-dev
           nlohmann-json3-dev libcli11-dev libsundials-dev libopenmpi-dev openmpi-bin libhdf5-dev chromium
-          clang libclang-rt-dev clang-format)
+          clang libclang-rt-dev clang-format python3-torch python3-dev python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

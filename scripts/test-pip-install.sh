@@ -3,7 +3,9 @@
 # environment, `pip install` (CUDA off by default, to keep CI short), then a smoke test of what was
 # installed, run from outside the source tree with no PYTHONPATH: import fleetdyn, step a small
 # Batch, read its metrics, and run the `fleetdyn` tool from the environment's bin/. Prints the time
-# the install took.
+# the install took. Where Debian's /usr/bin/python3 has PyTorch (python3-torch, scripts/install-deps.sh)
+# the venv is made from it, seeing its torch, and the PPO example's tests
+# (python/tests/test_ppo_example.py, examples/train_ppo.py) run against the installed package.
 #   scripts/test-pip-install.sh [PIP_ARGS...]     e.g. -C cmake.define.FLEETDYN_CUDA=AUTO
 # Needs git, python3 with venv, and PyPI (pip fetches scikit-build-core, pybind11 and numpy).
 set -euo pipefail
@@ -12,14 +14,27 @@ src=$PWD
 work=$(mktemp -d "${TMPDIR:-/tmp}/fleetdyn-pip.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 python=${PYTHON:-python3}
+with_torch=0
+if [ -z "${PYTHON:-}" ] && /usr/bin/python3 -c "import torch" >/dev/null 2>&1; then
+  python=/usr/bin/python3
+  with_torch=1
+fi
 
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
   echo "test-pip-install: note: uncommitted changes are not tested (it clones HEAD)"
 fi
 git clone --quiet --no-local --no-checkout "$src" "$work/fleetdyn"
 git -C "$work/fleetdyn" checkout --quiet --detach "$(git rev-parse HEAD)"
-"$python" -m venv "$work/venv"
+if [ "$with_torch" = 1 ]; then
+  "$python" -m venv --system-site-packages "$work/venv"
+else
+  "$python" -m venv "$work/venv"
+fi
 venv_python=$work/venv/bin/python
+if [ "$with_torch" = 1 ]; then
+  # numpy from 1.25 reads bool DLPack tensors (VectorEnv(copy=False)); below 2 for Debian's torch 1.13.
+  "$venv_python" -m pip install --quiet --disable-pip-version-check "numpy>=1.25,<2" pytest
+fi
 
 start=$SECONDS
 "$venv_python" -m pip install --quiet --disable-pip-version-check \
@@ -72,5 +87,14 @@ if [ -x "$work/venv/bin/fleetdyn" ]; then
   echo "test-pip-install: $work/venv/bin/fleetdyn ($version) ran scenarios/default.yaml"
 else
   echo "test-pip-install: no fleetdyn tool installed (built with FLEETDYN_BUILD_CLI=OFF)"
+fi
+if [ "$with_torch" = 1 ]; then
+  # The PPO example's tests, from the clone, against the installed package and Debian's torch.
+  cd "$work/fleetdyn"
+  env -u PYTHONPATH PYTHONDONTWRITEBYTECODE=1 "$venv_python" -m pytest -q -p no:cacheprovider -rs \
+    python/tests/test_ppo_example.py
+  echo "test-pip-install: the PPO example's tests ran with torch $("$venv_python" -c 'import torch; print(torch.__version__)')"
+else
+  echo "test-pip-install: no torch for /usr/bin/python3 (python3-torch): the PPO example's tests did not run here"
 fi
 echo "test-pip-install: pip install took ${install_s} s"
