@@ -33,7 +33,8 @@ fi
 venv_python=$work/venv/bin/python
 if [ "$with_torch" = 1 ]; then
   # numpy from 1.25 reads bool DLPack tensors (VectorEnv(copy=False)); below 2 for Debian's torch 1.13.
-  "$venv_python" -m pip install --quiet --disable-pip-version-check "numpy>=1.25,<2" pytest
+  # Debian's pip (23.0) predates -C (config settings, pip 23.1).
+  "$venv_python" -m pip install --quiet --disable-pip-version-check --upgrade pip "numpy>=1.25,<2" pytest
 fi
 
 start=$SECONDS
