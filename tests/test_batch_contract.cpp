@@ -60,6 +60,7 @@ struct Strut {
 
   static BatchOptions options(Precision precision = Precision::Fp64) { return test::cpu_options(precision); }
   static Params standard() { return hmmwv_params(); }
+  static TireParams<double> tire() { return standard().tire; }
 
   // 10 s with everything in it: accelerate, a step steer, a reversal, braking.
   static Maneuver maneuver() { return test::strut_test_maneuver(); }
@@ -104,6 +105,7 @@ struct Ce {
 
   static BatchOptions options(Precision precision = Precision::Fp64) { return test::ce_options(precision); }
   static Params standard() { return hmmwv_ce_params(); }
+  static TireParams<double> tire() { return standard().tire; }
   static Maneuver maneuver() { return test::ce_maneuver(); }
   static std::vector<Params> varied(int count) { return test::varied_ce_params(count); }
 
@@ -140,6 +142,7 @@ struct Pgs {
 
   static BatchOptions options(Precision precision = Precision::Fp64) { return test::cpu_options(precision); }
   static Params standard() { return PgsVehicleDef{}; }
+  static TireParams<double> tire() { return standard().vehicle.tire; }
 
   // A step steer at 0.15 throttle: 1 s straight, then 0.1 to the left.
   static Maneuver maneuver() { return {{0.0, 0.0, 0.15, 0.0}, {1.0, 0.0, 0.15, 0.0}, {1.2, 0.1, 0.15, 0.0}}; }
@@ -268,6 +271,44 @@ TYPED_TEST(BatchContract, DivergingVehicleIsIsolatedOnCuda) {
   BatchOptions options = TypeParam::options();
   options.backend = BackendKind::Cuda;
   expect_diverging_vehicle_isolated<TypeParam>(options);
+}
+
+// A vehicle placed sliding sideways (initial lateral_speed) starts with the chassis velocity asked
+// for, in world axes, and its tires stop the slide no sooner than friction allows: the lateral
+// impulse is at most mu_max m g per second, so the slide covers at least v^2 / (2 mu_max g), with
+// mu_max the tire's largest force per load (TMeasy's degressive peak, highest as the load goes to
+// zero: (2 fym(pn) - fym(2 pn) / 2) / pn, scaled by mu / mu_ref). It does stop within 3 s.
+TYPED_TEST(BatchContract, SidewaysSlideStartsAtItsVelocityAndStops) {
+  using M = TypeParam;
+  const double yaw = 0.5, forward = 2.0, lateral = 4.0;
+  Batch batch({M::standard()}, 1, TerrainSpec{}, M::options());
+  InitialCondition ic;
+  ic.x = 3.0;
+  ic.y = -2.0;
+  ic.yaw = yaw;
+  ic.speed = forward;
+  ic.lateral_speed = lateral;
+  batch.set_initial_conditions({ic});
+  const VehicleSnapshot start = batch.snapshots()[0];
+  // Both speeds are along the body's axes; ce and pgs rest with the chassis a fraction of a
+  // milliradian off level (their static ride), strut level: 1e-3 of the speed.
+  EXPECT_NEAR(start.velocity[0], forward * std::cos(yaw) - lateral * std::sin(yaw), 1e-3 * lateral);
+  EXPECT_NEAR(start.velocity[1], forward * std::sin(yaw) + lateral * std::cos(yaw), 1e-3 * lateral);
+  EXPECT_NEAR(start.velocity[2], 0.0, 1e-3 * lateral);
+
+  const TireParams<double> t = M::tire();
+  const double mu_max = (2.0 * t.fym_pn - 0.5 * t.fym_2pn) / t.nominal_load * t.mu / t.mu_ref;
+  const double g = 9.81, min_slide = lateral * lateral / (2.0 * mu_max * g);
+  const int steps = static_cast<int>(std::lround(3.0 / M::options().step));
+  batch.set_maneuvers({Maneuver{{0.0, 0.0, 0.0, 1.0}}});  // brakes on: the forward roll stops too
+  batch.step(steps);
+  const VehicleSnapshot end = batch.snapshots()[0];
+  ASSERT_EQ(end.status, kStatusRunning);
+  const double slide = (end.position[0] - start.position[0]) * -std::sin(yaw) +
+                       (end.position[1] - start.position[1]) * std::cos(yaw);
+  std::printf("slide %.3f m, friction-limited minimum %.3f m (mu_max %.3f)\n", slide, min_slide, mu_max);
+  EXPECT_GT(slide, 0.99 * min_slide);
+  EXPECT_LT(std::hypot(end.velocity[0], end.velocity[1]), 0.05) << "the slide stopped";
 }
 
 // fp32 against fp64 on the model's maneuver, near the world origin and far from it: the chassis

@@ -53,6 +53,7 @@ TEST(Scenario, DefaultParsesToExpectedValues) {
   EXPECT_EQ(s.initial.x, 0.0);
   EXPECT_EQ(s.initial.y, 0.0);
   EXPECT_EQ(s.initial.yaw, 0.0);
+  EXPECT_EQ(s.initial.lateral_speed, 0.0);
   ASSERT_EQ(s.maneuver.size(), 4u);
   const double expected[4][4] = {{0.0, 0.0, 0.25, 0.0}, {1.0, 0.0, 0.25, 0.0}, {1.3, 0.5, 0.25, 0.0}, {5.0, 0.5, 0.25, 0.0}};
   for (size_t i = 0; i < 4; ++i) {
@@ -406,7 +407,8 @@ TEST(Scenario, StrictValues) {
       {"duration: 1\nmaneuver:\n  - [0, abc, 0, 0]\n", "maneuver[0][1]", "expected a number, got 'abc'"},
       {"duration: 1\ninitial: {speed: -5}\n", "initial.speed", "-5 is outside [0, 200] m/s"},
       {"duration: 1\ninitial: {velocity: 5}\n", "initial.velocity",
-       "unknown key 'velocity' (allowed: speed, x, y, yaw_deg)"},
+       "unknown key 'velocity' (allowed: speed, lateral_speed, x, y, yaw_deg)"},
+      {"duration: 1\ninitial: {lateral_speed: 60}\n", "initial.lateral_speed", "60 is outside [-50, 50] m/s"},
       {"duration: 1\nvehicels: 4\n", "vehicels", "did you mean 'vehicles'?"},
       {"duration: 1\nvehicle: hmmwv\n", "vehicle", "expected a mapping of keys, got 'hmmwv'"},
       {"duration: 0.0001\nstep: 0.001\n", "duration", "shorter than one step"},

@@ -38,7 +38,8 @@ void Batch::set_initial_conditions(const std::vector<InitialCondition>& initial)
   const int n = b.vehicle_count;
   for (int v = 0; v < static_cast<int>(initial.size()); ++v) {
     const InitialCondition& ic = initial[static_cast<size_t>(v)];
-    if (!std::isfinite(ic.x) || !std::isfinite(ic.y) || !std::isfinite(ic.yaw) || !std::isfinite(ic.speed)) {
+    if (!std::isfinite(ic.x) || !std::isfinite(ic.y) || !std::isfinite(ic.yaw) || !std::isfinite(ic.speed) ||
+        !std::isfinite(ic.lateral_speed)) {
       throw Error("initial conditions: vehicle " + std::to_string(v) + " has a non-finite value");
     }
   }

@@ -99,7 +99,9 @@ struct CeHost : ParamSetVehicles<CeParams<double>> {
   static std::vector<double> rest_on_terrain(const Params& p, const Placement& pl, const InitialCondition& ic,
                                              const TerrainDesc<double>& terrain, double* origin_x, double* origin_y) {
     const std::vector<double> rest = pl.parallel ? ce_rest_state(p, ic.speed) : pl.rest_by_speed.at(ic.speed);
-    return ce_place_on_terrain(p, rest, terrain, ic.x, ic.y, ic.yaw, origin_x, origin_y);
+    std::vector<double> s = ce_place_on_terrain(p, rest, terrain, ic.x, ic.y, ic.yaw, origin_x, origin_y);
+    s[ce::kVel + 1] += ic.lateral_speed;  // chassis axes: the whole vehicle slides sideways
+    return s;
   }
   static Placement placement(const Vehicles& vs, const std::vector<InitialCondition>& initial) {
     return rest_placement(vs.params, initial);

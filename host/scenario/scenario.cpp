@@ -275,8 +275,10 @@ void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s, bool has
 }
 
 void parse_initial(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
-  const MapReader m(ctx, node, "initial", {"speed", "x", "y", "yaw_deg"});
+  const MapReader m(ctx, node, "initial", {"speed", "lateral_speed", "x", "y", "yaw_deg"});
   if (const YAML::Node* n = m.find("speed")) s.initial.speed = ctx.number_in(*n, "initial.speed", 0.0, 200.0, "m/s");
+  if (const YAML::Node* n = m.find("lateral_speed"))
+    s.initial.lateral_speed = ctx.number_in(*n, "initial.lateral_speed", -50.0, 50.0, "m/s");
   if (const YAML::Node* n = m.find("x")) s.initial.x = ctx.number_in(*n, "initial.x", -1.0e7, 1.0e7, "m");
   if (const YAML::Node* n = m.find("y")) s.initial.y = ctx.number_in(*n, "initial.y", -1.0e7, 1.0e7, "m");
   if (const YAML::Node* n = m.find("yaw_deg"))

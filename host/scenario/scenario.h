@@ -37,6 +37,7 @@
 //     #   terrain.class / terrain.roughness, when sampled, scales its heights
 //     #   (host/study/study_spec.h).
 //   initial: {speed: 15.0, x: 0, y: 0, yaw_deg: 0}   # [m/s], [m], [m], [deg]; default all 0
+//            lateral_speed: 0                      # [m/s] sliding sideways, + left (body y)
 //   maneuver:                   # open-loop table [t, steer, throttle, brake], linear between rows,
 //     - [0.0, 0.0, 0.2, 0.0]    # held after the last row; times strictly increasing;
 //     - [1.5, 0.4, 0.2, 0.0]    # steer in [-1, 1], throttle and brake in [0, 1]

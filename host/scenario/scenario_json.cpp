@@ -60,7 +60,11 @@ json scenario_json(const Scenario& s) {
     terrain["dy"] = d.hf_dy;
   }
   j["terrain"] = terrain;
-  j["initial"] = {{"speed", s.initial.speed}, {"x", s.initial.x}, {"y", s.initial.y}, {"yaw_deg", s.initial_yaw_deg}};
+  j["initial"] = {{"speed", s.initial.speed},
+                  {"lateral_speed", s.initial.lateral_speed},
+                  {"x", s.initial.x},
+                  {"y", s.initial.y},
+                  {"yaw_deg", s.initial_yaw_deg}};
   json maneuver = json::array();
   for (const auto& p : s.maneuver) maneuver.push_back({p.time, p.steer, p.throttle, p.brake});
   j["maneuver"] = maneuver;

@@ -66,7 +66,8 @@ struct StrutHost : ParamSetVehicles<StrutParams<double>> {
   static Placement placement(const Vehicles&, const std::vector<InitialCondition>&) { return {}; }
   static void place(const Vehicles& vs, const Placement&, int v, const InitialCondition& ic,
                     const TerrainDesc<double>& terrain, std::vector<double>& s, double* origin_x, double* origin_y) {
-    strut_initial_state(vehicle_entry(vs.params, v), terrain, ic.x, ic.y, ic.yaw, ic.speed, s.data(), origin_x, origin_y);
+    strut_initial_state(vehicle_entry(vs.params, v), terrain, ic.x, ic.y, ic.yaw, ic.speed, s.data(), origin_x,
+                        origin_y, ic.lateral_speed);
   }
 
   // Read-back (Batch::snapshots): a rigid-body state whose frame is the body COM.

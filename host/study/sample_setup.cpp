@@ -92,6 +92,7 @@ SampleSetup sample_setup(const Scenario& s, const double* values, int64_t sample
     switch (p.target) {
       case SampleTarget::VehicleParam: *model_param_ptr(out.params, p.name) = v; break;
       case SampleTarget::InitialSpeed: out.initial.speed = v; break;
+      case SampleTarget::InitialLateralSpeed: out.initial.lateral_speed = v; break;
       case SampleTarget::InitialYawDeg: yaw_deg = v; break;
       case SampleTarget::InitialX: out.initial.x = v; break;
       case SampleTarget::InitialY: out.initial.y = v; break;

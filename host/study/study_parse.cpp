@@ -22,6 +22,7 @@ struct ExtraName {
 // Bounds as the scenario's own keys (initial.*) or what keeps the physics meaningful.
 const ExtraName kExtraNames[] = {
     {"initial.speed", "m/s", 0.0, 200.0, SampleTarget::InitialSpeed},
+    {"initial.lateral_speed", "m/s", -50.0, 50.0, SampleTarget::InitialLateralSpeed},
     {"initial.yaw_deg", "deg", -360.0, 360.0, SampleTarget::InitialYawDeg},
     {"initial.x", "m", -1.0e7, 1.0e7, SampleTarget::InitialX},
     {"initial.y", "m", -1.0e7, 1.0e7, SampleTarget::InitialY},
@@ -207,7 +208,8 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
                          suggestion(name, known)
                    : "unknown parameter '" + name + "' of a " + std::string(model_name(s.params.model())) +
                          " study (vehicle parameters: `fleetdyn params --model " + model_name(s.params.model()) +
-                         "`; also initial.speed, initial.yaw_deg, initial.x, initial.y, maneuver.steer_scale, "
+                         "`; also initial.speed, initial.lateral_speed, initial.yaw_deg, initial.x, initial.y, "
+                         "maneuver.steer_scale, "
                          "maneuver.time_scale, terrain.mu_scale, terrain.class, terrain.roughness, "
                          "terrain.relief_scale, terrain.offset_x, terrain.offset_y, driver.amplitude, driver.rate, "
                          "driver.start_time)" +

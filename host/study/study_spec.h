@@ -25,7 +25,7 @@
 //                             #   simulated again, in trajectories.h5 (builds with HDF5)
 //
 // Sampled names: any parameter of the scenario's model (`fleetdyn params --model M`), and
-//   initial.speed [m/s], initial.yaw_deg [deg], initial.x [m], initial.y [m]
+//   initial.speed [m/s], initial.lateral_speed [m/s], initial.yaw_deg [deg], initial.x [m], initial.y [m]
 //   maneuver.steer_scale [-]  multiplies the steer column of the maneuver table (saturates at +-1)
 //   maneuver.time_scale [-]   stretches the table's times (> 0; 2 = twice as slow)
 //   terrain.mu_scale [-]      the surface's friction factor (applied through the tire's mu,
@@ -76,6 +76,7 @@ namespace fleetdyn::study {
 enum class SampleTarget {
   VehicleParam,
   InitialSpeed,
+  InitialLateralSpeed,
   InitialYawDeg,
   InitialX,
   InitialY,

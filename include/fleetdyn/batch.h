@@ -60,9 +60,11 @@ struct TerrainSpec {
 };
 
 struct InitialCondition {
-  double x = 0.0, y = 0.0;  // [m] world position of the body COM's ground point (ce: the chassis COM)
-  double yaw = 0.0;         // [rad] heading
-  double speed = 0.0;       // [m/s] forward speed, wheels rolling freely
+  double x = 0.0, y = 0.0;     // [m] world position of the body COM's ground point (ce: the chassis COM)
+  double yaw = 0.0;            // [rad] heading
+  double speed = 0.0;          // [m/s] forward speed, wheels rolling freely
+  double lateral_speed = 0.0;  // [m/s] sideways speed along the body's y axis (+ left), wheels not turning
+                               //       with it: a vehicle sliding sideways, e.g. into a curb
 };
 
 struct ManeuverPoint {

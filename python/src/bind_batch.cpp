@@ -341,19 +341,21 @@ void bind_batch(py::module_& m) {
 
   cls.def(
       "set_initial_conditions",
-      [](Batch& b, const py::object& x, const py::object& y, const py::object& yaw, const py::object& speed) {
+      [](Batch& b, const py::object& x, const py::object& y, const py::object& yaw, const py::object& speed,
+         const py::object& lateral_speed) {
         const int n = b.vehicle_count();
         auto xs = scalar_or_array(x, n, "x"), ys = scalar_or_array(y, n, "y"), yaws = scalar_or_array(yaw, n, "yaw"),
-             speeds = scalar_or_array(speed, n, "speed");
-        const size_t count = std::max({xs.size(), ys.size(), yaws.size(), speeds.size()});
+             speeds = scalar_or_array(speed, n, "speed"), laterals = scalar_or_array(lateral_speed, n, "lateral_speed");
+        const size_t count = std::max({xs.size(), ys.size(), yaws.size(), speeds.size(), laterals.size()});
         std::vector<InitialCondition> ic(count);
         auto at = [](const std::vector<double>& v, size_t i) { return v[v.size() == 1 ? 0 : i]; };
-        for (size_t i = 0; i < count; ++i) ic[i] = {at(xs, i), at(ys, i), at(yaws, i), at(speeds, i)};
+        for (size_t i = 0; i < count; ++i) ic[i] = {at(xs, i), at(ys, i), at(yaws, i), at(speeds, i), at(laterals, i)};
         py::gil_scoped_release nogil;
         b.set_initial_conditions(ic);
       },
-      py::arg("x") = 0.0, py::arg("y") = 0.0, py::arg("yaw") = 0.0, py::arg("speed") = 0.0,
-      "Place every vehicle at rest on the terrain at (x, y) heading yaw [rad] rolling at speed [m/s]; resets "
+      py::arg("x") = 0.0, py::arg("y") = 0.0, py::arg("yaw") = 0.0, py::arg("speed") = 0.0, py::arg("lateral_speed") = 0.0,
+      "Place every vehicle at rest on the terrain at (x, y) heading yaw [rad] rolling at speed [m/s] and sliding "
+      "sideways at lateral_speed [m/s] (+ left); resets "
       "time, status and metrics");
   cls.def(
       "set_inputs",
