@@ -60,6 +60,26 @@ TEST(StandardManeuvers, FishhookTipsTheHighCgVehicleOnly) {
   EXPECT_LT(std::fabs(o.snapshots[1].euler[0]), 85.0 * kPi / 180.0);
 }
 
+// J-turn uphill across a 15 deg slope with the CG swept 0.687 .. 1.4 m, vehicles not frozen when
+// they capsize: the preset slides and stays on its wheels, the roof-loaded vehicle rolls over its
+// body and comes to rest; every vehicle's final attitude agrees with the roll it turned through
+// (on the side after at least one quarter turn, on the roof after at least two), and none diverges.
+TEST(StandardManeuvers, JTurnOnASlopeRollsTheRoofLoadedVehicleOverAndItComesToRest) {
+  const Outcome o = run("scenarios/j_turn_slope.yaml", 2);
+  EXPECT_EQ(o.at(metric::roll_quarter_turns, 0), 0.0);
+  EXPECT_EQ(o.at(metric::final_attitude, 0), 0.0);
+  EXPECT_EQ(o.at(metric::max_roof_contact_speed, 0), 0.0);
+  EXPECT_GE(o.at(metric::roll_quarter_turns, 1), 1.0);
+  EXPECT_GE(o.at(metric::final_attitude, 1), 1.0);
+  EXPECT_GT(o.at(metric::max_roof_contact_speed, 1), 0.0);
+  for (int v = 0; v < o.n; ++v) {
+    EXPECT_EQ(o.status[static_cast<size_t>(v)], kStatusRunning) << v;
+    EXPECT_GE(o.at(metric::roll_quarter_turns, v), o.at(metric::final_attitude, v)) << v;
+  }
+  const auto& w = o.snapshots[1].velocity;
+  EXPECT_LT(std::hypot(w[0], w[1], w[2]), 0.1) << "at rest after rolling";
+}
+
 TEST(StandardManeuvers, ProgramsEndWhenTheirDefinitionsSay) {
   const double step = 1.0e-3;
   // Sine with dwell: start + 3/4 period + dwell + 1/4 period at 0.7 Hz.
