@@ -120,6 +120,56 @@ TEST(BodyContact, RoofDropNeverGainsEnergyAndComesToRestAtItsStaticPenetration) 
   EXPECT_LT(std::hypot(later[strut::kVel], later[strut::kVel + 1], later[strut::kVel + 2]), 1e-3);
 }
 
+// Laid on its right side (rolled a quarter turn), 0.1 m above flat ground, and let go with the
+// capsize freeze off: the vehicle settles where its lower tires and body corners hold it, never
+// gaining energy on the way, and then stays at rest: over one more second it moves less than a
+// millimetre and turns less than a milliradian.
+TEST(BodyContact, VehicleOnItsSideComesToRestAndStaysAtRest) {
+  const StrutParams<double> p = hmmwv_params();
+  BatchOptions options = cpu_options();
+  options.capsize_roll = 0.0;
+  Batch batch({p}, 1, TerrainSpec{}, options);
+  std::vector<double> s = batch.state();
+  // Roll +pi/2 about x: body (x, y, z) -> world (x, -z, y), the right side (-y) down.
+  const double c = std::sqrt(0.5);
+  s[strut::kQuat] = c;
+  s[strut::kQuat + 1] = c;
+  s[strut::kQuat + 2] = 0.0;
+  s[strut::kQuat + 3] = 0.0;
+  double lowest_wheel = 0.0;
+  for (int i = 0; i < kCorners; ++i) {
+    const double y = s[strut::kUnsprungPos + 3 * i + 1], z = s[strut::kUnsprungPos + 3 * i + 2];
+    s[strut::kUnsprungPos + 3 * i + 1] = -z;
+    s[strut::kUnsprungPos + 3 * i + 2] = y;
+    lowest_wheel = std::min(lowest_wheel, y - p.tire.unloaded_radius);
+  }
+  const double lowest = std::min(lowest_wheel, -p.body_half_width);
+  s[strut::kPos + 2] = -lowest + 0.1;
+  batch.set_vehicle_state(0, s);
+  double previous = batch.energy(0).total();
+  const double initial = previous;
+  int increases = 0;
+  for (int k = 0; k < 500; ++k) {  // 5 s
+    batch.step(10);
+    const double e = batch.energy(0).total();
+    if (e - previous > 1e-12 * std::fabs(initial)) ++increases;
+    previous = e;
+  }
+  EXPECT_EQ(increases, 0);
+  ASSERT_EQ(batch.status()[0], kStatusRunning);
+  const std::vector<double> rest = batch.state();
+  const VehicleSnapshot at_rest = batch.snapshots()[0];
+  EXPECT_GT(std::fabs(at_rest.euler[0]), 0.25 * kPi) << "still on its side (or beyond), not back on its wheels";
+  batch.step(1000);
+  const std::vector<double> later = batch.state();
+  const VehicleSnapshot after = batch.snapshots()[0];
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_NEAR(later[strut::kPos + a], rest[strut::kPos + a], 1e-3) << "axis " << a;
+    EXPECT_NEAR(after.euler[a], at_rest.euler[a], 1e-3) << "angle " << a;
+  }
+  EXPECT_LT(std::hypot(later[strut::kVel], later[strut::kVel + 1], later[strut::kVel + 2]), 1e-3);
+}
+
 // Every damper, the rolling resistance, the contact damping and friction off: the ledger, with
 // the contact's k d^2 / 2, is conserved up to the integrator's error through the landing and the
 // bounce (the force is the potential's gradient).
