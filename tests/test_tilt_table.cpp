@@ -37,10 +37,10 @@ constexpr double kG = 9.81;
 
 struct TiltResult {
   bool running;
-  double upper_load;    // [N] sum of the upper (left) tires' normal forces
-  double total_load;    // [N] sum of all four
-  double com_offset;    // [m] COM from the lower (right) contact line, across the plane, uphill +
-  double com_height;    // [m] COM above the plane
+  double upper_load;  // [N] sum of the upper (left) tires' normal forces
+  double total_load;  // [N] sum of all four
+  double com_offset;  // [m] COM from the lower (right) contact line, across the plane, uphill +
+  double com_height;  // [m] COM above the plane
 };
 
 // The vehicle parked (brakes on) on a plane banked by `bank` [rad], rising to the left (+y), with
