@@ -76,11 +76,11 @@ TEST(Scenario, DefaultParsesToExpectedValues) {
 }
 
 TEST(Scenario, ExampleScenariosParse) {
-  for (const char* f : {"scenarios/flat_step_steer.yaml", "scenarios/loop.yaml", "scenarios/bank.yaml",
-                        "scenarios/fishhook.yaml", "scenarios/fishhook_mc.yaml", "scenarios/sine_with_dwell.yaml",
-                        "scenarios/double_lane_change.yaml", "scenarios/j_turn.yaml", "scenarios/step_steer.yaml",
-                        "scenarios/constant_radius.yaml", "scenarios/braking.yaml", "scenarios/pgs_step_steer.yaml",
-                        "scenarios/j_turn_slope.yaml"}) {
+  for (const char* f :
+       {"scenarios/flat_step_steer.yaml", "scenarios/loop.yaml", "scenarios/bank.yaml", "scenarios/fishhook.yaml",
+        "scenarios/fishhook_mc.yaml", "scenarios/sine_with_dwell.yaml", "scenarios/double_lane_change.yaml",
+        "scenarios/j_turn.yaml", "scenarios/step_steer.yaml", "scenarios/constant_radius.yaml",
+        "scenarios/braking.yaml", "scenarios/pgs_step_steer.yaml", "scenarios/j_turn_slope.yaml"}) {
     EXPECT_NO_THROW(load_scenario(f)) << f;
   }
   const Scenario bank = load_scenario("scenarios/bank.yaml");
