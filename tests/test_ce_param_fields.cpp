@@ -50,7 +50,7 @@ TEST(CeParamFields, NamesAreUniqueAndRowsWellFormed) {
     EXPECT_GT(std::strlen(f.description), 0u) << f.name;
     EXPECT_LT(f.min, f.max) << f.name;
   }
-  EXPECT_EQ(names.size(), 62u);  // 10 chassis and wheel + 2 x 12 axle + 2 steering + 26 shared
+  EXPECT_EQ(names.size(), 64u);  // 10 chassis and wheel + 2 x 12 axle + 2 steering + 28 shared
 }
 
 TEST(CeParamFields, EveryNameRoundTripsToItsOwnMember) {
@@ -116,7 +116,7 @@ TEST(CeParamFields, SharedFieldsMatchTheStrutTable) {
     }
     EXPECT_TRUE(found) << f.name;
   }
-  EXPECT_EQ(shared, 26);  // 17 tire, driveline, brakes, gravity + 9 body contact
+  EXPECT_EQ(shared, 28);  // 19 tire, driveline, brakes, gravity + 9 body contact
 }
 
 TEST(CeParamFields, UnknownNamesAreNullAndThrow) {

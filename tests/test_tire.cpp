@@ -256,3 +256,33 @@ TYPED_TEST(TireTest, MuScalingHalvesMaximumAndSlidingForces) {
 
 }  // namespace
 }  // namespace fleetdyn
+
+namespace fleetdyn {
+namespace {
+
+// Rim contact: below r0 - rim_radius of deflection the force is the tire's spring alone; past it
+// the rim adds its stiffness, continuously (no jump at the bottoming point). The elastic force is
+// the potential's derivative (central differences), so the energy ledgers stay exact.
+TEST(TireRim, BottomingAddsTheRimStiffnessContinuouslyAndFollowsItsPotential) {
+  const TireParams<double> p = hmmwv_tire_params<double>();
+  const double bottom = p.unloaded_radius - p.rim_radius;
+  ASSERT_GT(bottom, 0.2);
+  EXPECT_EQ(tire_normal_force(p, 0.5 * bottom, 0.0), p.vertical_stiffness * 0.5 * bottom);
+  const double below = tire_normal_force(p, bottom - 1e-9, 0.0), above = tire_normal_force(p, bottom + 1e-9, 0.0);
+  EXPECT_NEAR(above - below, p.vertical_stiffness * 2e-9 + p.rim_stiffness * 1e-9, 1e-4);
+  const double past = 0.01;
+  EXPECT_NEAR(tire_normal_force(p, bottom + past, 0.0),
+              p.vertical_stiffness * (bottom + past) + p.rim_stiffness * past, 1e-6);
+  for (double pen : {0.05, bottom - 0.001, bottom + 0.001, bottom + 0.02}) {
+    const double h = 1e-6;
+    const double slope = (tire_potential(p, pen + h) - tire_potential(p, pen - h)) / (2.0 * h);
+    EXPECT_NEAR(slope, tire_normal_force(p, pen, 0.0), 1e-6 * tire_normal_force(p, pen, 0.0)) << pen;
+  }
+  // Without a rim (radius 0) the tire never bottoms within its radius.
+  TireParams<double> none = p;
+  none.rim_radius = 0.0;
+  EXPECT_EQ(tire_normal_force(none, 0.4, 0.0), p.vertical_stiffness * 0.4);
+}
+
+}  // namespace
+}  // namespace fleetdyn

@@ -429,7 +429,7 @@ double pgs_vehicle_energy(const PgsVehicleParams<double>& p, const TerrainDesc<d
     energy += ce_spring_energy(p.ce.axle[c / 2], spring.length);
     const BodyMotion<double> wheel = body_motion(s, corner_body(c, kWheelBody));
     const double pen = penetration(terrain_query(terrain, wheel.x, origin_x, origin_y), p.ce.tire.unloaded_radius);
-    if (pen > 0.0) energy += 0.5 * p.ce.tire.vertical_stiffness * pen * pen;
+    energy += tire_potential(p.ce.tire, pen);
   }
   return energy;
 }

@@ -514,6 +514,7 @@ void read_tmeasy(const Part& p, WheelPartData& body, TireParams<double>& t) {
   t.unloaded_radius = num(c, design, "Unloaded Radius [m]", 0.1, 3.0, "m");
   body = wheel_part(c, design, "Mass [kg]", "Inertia [kg.m2]");
   t.width = num(c, design, "Width [m]", 0.01, 3.0, "m");
+  if (design.find("Rim Radius [m]")) t.rim_radius = num(c, design, "Rim Radius [m]", 0.0, 3.0, "m");
   t.mu_ref = num(c, top, "Coefficient of Friction", 0.05, 3.0, "");
   t.mu = t.mu_ref;
   t.rolling_resistance = load_independent(c, top, "Rolling Resistance Coefficients", 0.0, 0.5, "",
@@ -683,6 +684,8 @@ VehicleDefinition chrono_vehicle_defaults() {
   v.common.wheel_lock_time = h.common.wheel_lock_time;
   v.common.gravity = h.common.gravity;
   v.common.tire.slip_velocity_floor = h.common.tire.slip_velocity_floor;
+  v.common.tire.rim_radius = h.common.tire.rim_radius;  // when the tire file has no "Rim Radius [m]"
+  v.common.tire.rim_stiffness = h.common.tire.rim_stiffness;
   // The body box for body contact (Chrono's collision shapes are not read): the HMMWV's, to be
   // overridden (body.*) for another vehicle.
   v.common.body_front_overhang = h.common.body_front_overhang;

@@ -321,7 +321,7 @@ FLEETDYN_FN T ce_energy(const CeParams<T>& p, const CeEnvironment<T>& env, const
     potential += ce_spring_energy(a, c.pose.spring_length);
     const TerrainContact<T> contact = terrain_query(*env.terrain, pos + rot * c.pose.wheel_centre, env.origin_x, env.origin_y);
     const T pen = penetration(contact, p.tire.unloaded_radius);
-    potential += select(pen > T(0), T(0.5) * p.tire.vertical_stiffness * pen * pen, T(0));
+    potential += tire_potential(p.tire, pen);
   }
   potential += body_contact_energy(p, *env.terrain, env.origin_x, env.origin_y, pos, rot);
   return kinetic + potential;

@@ -59,6 +59,10 @@ struct TireParams {
   T long_damping;         // d_x [N s/m]: longitudinal tread/carcass damping (must be > 0)
   T lat_damping;          // d_y [N s/m]: lateral tread/carcass damping (must be > 0)
   T slip_velocity_floor;  // v_N [m/s]: small velocity added to the slip denominators
+  // Rim contact: a tire deflected by more than r0 - rim_radius has its rim (flange) on the ground
+  // through the squeezed tread and carcass, which add rim_stiffness to the radial rate.
+  T rim_radius;     // [m]: rim flange radius, 0 = no rim (the tire never bottoms out)
+  T rim_stiffness;  // [N/m]: radial stiffness added once the rim bottoms the tire
 };
 
 // HMMWV tire: TMeasy data of Project Chrono's C++ HMMWV tire (shared/reference/hmmwv.md).
@@ -74,6 +78,8 @@ FLEETDYN_FN TireParams<T> hmmwv_tire_params() {
   p.mu_ref = T(0.8);
   p.mu = T(0.8);
   p.rolling_resistance = T(0.015);
+  p.rim_radius = T(0.20955);     // 16.5 in rim (Chrono's HMMWV TMeasy "Rim Radius")
+  p.rim_stiffness = T(4.0e6);    // estimate: ten times the tire's radial rate (squeezed rubber)
 
   p.dfx0_pn = T(152216.0);
   p.dfx0_2pn = T(248837.0);
@@ -131,12 +137,29 @@ FLEETDYN_FN TireParams<T> hmmwv_tire_params() {
   return p;
 }
 
-// Vertical tire force: radial spring-damper on the penetration, never pulling the wheel down.
+// How far the rim is pressed into the ground through the tire [m] (> 0 once the tire bottoms out).
+template <class T>
+FLEETDYN_FN T rim_penetration(const TireParams<T>& p, T penetration) {
+  return penetration - (p.unloaded_radius - p.rim_radius);
+}
+
+// Vertical tire force: radial spring-damper on the penetration, stiffened by the rim once the
+// tire bottoms out, never pulling the wheel down.
 // penetration [m] (> 0 in contact), penetration_rate [m/s] (> 0 while compressing).
 template <class T>
 FLEETDYN_FN T tire_normal_force(const TireParams<T>& p, T penetration, T penetration_rate) {
-  const T f = p.vertical_stiffness * penetration + p.vertical_damping * penetration_rate;
+  const T rim = rim_penetration(p, penetration);
+  const T f = p.vertical_stiffness * penetration + p.vertical_damping * penetration_rate +
+              select(rim > T(0), p.rim_stiffness * rim, T(0));
   return select(penetration > T(0), select(f > T(0), f, T(0)), T(0));
+}
+
+// Its elastic potential [J]: k pen^2 / 2, plus k_rim rim^2 / 2 once the rim bottoms the tire.
+template <class T>
+FLEETDYN_FN T tire_potential(const TireParams<T>& p, T penetration) {
+  const T rim = rim_penetration(p, penetration);
+  return select(penetration > T(0), T(0.5) * p.vertical_stiffness * penetration * penetration, T(0)) +
+         select(rim > T(0), T(0.5) * p.rim_stiffness * rim * rim, T(0));
 }
 
 // Dynamic rolling radius (Rill): r_dyn = (2 r0 + r_static) / 3 with r_static = r0 - Fz / k.
