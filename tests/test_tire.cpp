@@ -271,8 +271,7 @@ TEST(TireRim, BottomingAddsTheRimStiffnessContinuouslyAndFollowsItsPotential) {
   const double below = tire_normal_force(p, bottom - 1e-9, 0.0), above = tire_normal_force(p, bottom + 1e-9, 0.0);
   EXPECT_NEAR(above - below, p.vertical_stiffness * 2e-9 + p.rim_stiffness * 1e-9, 1e-4);
   const double past = 0.01;
-  EXPECT_NEAR(tire_normal_force(p, bottom + past, 0.0),
-              p.vertical_stiffness * (bottom + past) + p.rim_stiffness * past, 1e-6);
+  EXPECT_NEAR(tire_normal_force(p, bottom + past, 0.0), p.vertical_stiffness * (bottom + past) + p.rim_stiffness * past, 1e-6);
   for (double pen : {0.05, bottom - 0.001, bottom + 0.001, bottom + 0.02}) {
     const double h = 1e-6;
     const double slope = (tire_potential(p, pen + h) - tire_potential(p, pen - h)) / (2.0 * h);

@@ -78,8 +78,8 @@ FLEETDYN_FN TireParams<T> hmmwv_tire_params() {
   p.mu_ref = T(0.8);
   p.mu = T(0.8);
   p.rolling_resistance = T(0.015);
-  p.rim_radius = T(0.20955);     // 16.5 in rim (Chrono's HMMWV TMeasy "Rim Radius")
-  p.rim_stiffness = T(4.0e6);    // estimate: ten times the tire's radial rate (squeezed rubber)
+  p.rim_radius = T(0.20955);   // 16.5 in rim (Chrono's HMMWV TMeasy "Rim Radius")
+  p.rim_stiffness = T(4.0e6);  // estimate: ten times the tire's radial rate (squeezed rubber)
 
   p.dfx0_pn = T(152216.0);
   p.dfx0_2pn = T(248837.0);
