@@ -71,8 +71,8 @@ struct VehicleCommon {
   X("tire.rolling_resistance", tire.rolling_resistance, "-", 0.0, 0.5, "rolling resistance coefficient")         \
   X("tire.long_stiffness", tire.long_stiffness, "N/m", 1.0e3, 1.0e7, "tread longitudinal stiffness")             \
   X("tire.lat_stiffness", tire.lat_stiffness, "N/m", 1.0e3, 1.0e7, "tread lateral stiffness")                    \
-  X("tire.rim_radius", tire.rim_radius, "m", 0.0, 3.0, "rim flange radius (0: the tire never bottoms out)")       \
-  X("tire.rim_stiffness", tire.rim_stiffness, "N/m", 0.0, 1.0e9, "radial stiffness added when the rim bottoms")   \
+  X("tire.rim_radius", tire.rim_radius, "m", 0.0, 3.0, "rim flange radius (0: the tire never bottoms out)")      \
+  X("tire.rim_stiffness", tire.rim_stiffness, "N/m", 0.0, 1.0e9, "radial stiffness added when the rim bottoms")  \
   X("body.front_overhang", body_front_overhang, "m", -5.0, 10.0, "body front face ahead of the front axle")      \
   X("body.rear_overhang", body_rear_overhang, "m", -5.0, 10.0, "body rear face behind the rear axle")            \
   X("body.half_width", body_half_width, "m", 0.1, 3.0, "body half width at its underside")                       \
