@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fleetdyn/physics/core/terrain_soil.h"
+#include "host/scenario/scenario_json.h"
 #include "host/study/sample_setup.h"
 #include "tests/scenario_test_util.h"
 
@@ -31,6 +32,11 @@ TEST(SoilScenario, PresetRectangleAndOverrides) {
   EXPECT_EQ(d.soil.n, loam.n);
   EXPECT_EQ(d.soil.k_c, loam.k_c);
   EXPECT_EQ(d.soil_slip_speed, kSoilSlipSpeed);
+  // The run's scenario.json echoes it, open bounds left out.
+  const auto echo = scenario_json(s)["terrain"]["soil"];
+  EXPECT_EQ(echo["k_phi"], 2.0e6);
+  EXPECT_EQ(echo["y_max"], -3.5);
+  EXPECT_FALSE(echo.contains("x_min"));
   // No soil key: no region.
   EXPECT_EQ(parse_scenario("duration: 1.0\n", "inline.yaml").terrain.desc.soil_region, 0);
 }

@@ -183,7 +183,7 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   T contact_lever = p.tire.unloaded_radius - pen;
   T soil_torque = T(0);
   bool on_soil = false;
-  if (env.terrain->soil_region != 0) {  // the only cost without soil
+  if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {  // the only cost without soil
     const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y,
                                                 p.tire.unloaded_radius, p.tire.width, p.tire.vertical_stiffness, pen,
                                                 dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin_abs);

@@ -85,6 +85,11 @@ FLEETDYN_FN SoilTireLoad<T> soil_tire_load(const TerrainDesc<T>& t, Vec3<T> whee
   return out;
 }
 
+// Branch hint for the soil check of the tire code: soil is the exception, and the firm-ground
+// path keeps its code layout (with the hint the check adds 0.7 % to strut's instructions on flat
+// ground, without it 1.4 %: callgrind, HMMWV, fp64 scalar step).
+#define FLEETDYN_SOIL_UNLIKELY(condition) __builtin_expect(!!(condition), 0)
+
 // Potential energy [J] of the wheel at rest sunk `pen` [m] into the soil: the integral of the
 // vertical force of a wheel at rest, min(soil_normal_load(z), k z), from 0 to pen (two 10-point
 // Gauss-Legendre panels in z = pen u^2, which smooths the z^((2n+1)/2) onset), for the energy
