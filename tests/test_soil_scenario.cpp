@@ -16,10 +16,13 @@ namespace {
 
 using test::parse_error;
 
-std::string with_soil(const std::string& soil) { return "duration: 1.0\nterrain:\n  type: flat\n  soil: " + soil + "\n"; }
+std::string with_soil(const std::string& soil) {
+  return "duration: 1.0\nterrain:\n  type: flat\n  soil: " + soil + "\n";
+}
 
 TEST(SoilScenario, PresetRectangleAndOverrides) {
-  const Scenario s = parse_scenario(with_soil("{preset: sandy_loam, y_max: -3.5, k_phi: 2.0e6, friction_angle_deg: 30}"),
+  const Scenario s = parse_scenario(with_soil(
+                                        "{preset: sandy_loam, y_max: -3.5, k_phi: 2.0e6, friction_angle_deg: 30}"),
                                     "inline.yaml");
   const TerrainDesc<double>& d = s.terrain.desc;
   const SoilParams<double> loam = soil_preset<double>(SoilPreset::SandyLoam);

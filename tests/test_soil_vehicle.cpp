@@ -89,8 +89,8 @@ TEST(SoilTireLoad, MatchesTheStandaloneModel) {
   hard.k_phi = 5e7;
   const TerrainDesc<double> th = soil_terrain(hard).desc;
   const double shallow = 1e-3;
-  const SoilTireLoad<double> capped = soil_tire_load(th, Vec3<double>{0.0, 0.0, 0.4}, 0.0, 0.0, wheel.radius, wheel.width,
-                                                     tire.vertical_stiffness, shallow, 0.0, 0.0, 0.0);
+  const SoilTireLoad<double> capped = soil_tire_load(th, Vec3<double>{0.0, 0.0, 0.4}, 0.0, 0.0, wheel.radius,
+                                                     wheel.width, tire.vertical_stiffness, shallow, 0.0, 0.0, 0.0);
   EXPECT_GT(soil_normal_load(hard, wheel, shallow), tire.vertical_stiffness * shallow);
   EXPECT_EQ(capped.fz, tire.vertical_stiffness * shallow);
 }
@@ -105,8 +105,8 @@ TEST(SoilTireLoad, SidewaysSlidingWheelBulldozes) {
   const TerrainDesc<double> t = soil_terrain(sand).desc;
   double previous = 0.0;
   for (double z : {0.03, 0.06, 0.09, 0.12}) {
-    const SoilTireLoad<double> slide = soil_tire_load(t, Vec3<double>{0.0, 0.0, 0.4}, 0.0, 0.0, wheel.radius, wheel.width,
-                                                      tire.vertical_stiffness, z, 0.0, -3.0, 0.0);
+    const SoilTireLoad<double> slide = soil_tire_load(t, Vec3<double>{0.0, 0.0, 0.4}, 0.0, 0.0, wheel.radius,
+                                                      wheel.width, tire.vertical_stiffness, z, 0.0, -3.0, 0.0);
     // The same wheel in the standalone model at the coupling's slips (v_s = soil_slip_speed).
     const SoilWheelForces<double> ref = soil_wheel_forces(sand, wheel, z, 0.0, -3.0 / t.soil_slip_speed);
     EXPECT_NEAR(slide.fy, ref.fy, 1e-9 * ref.fz);
