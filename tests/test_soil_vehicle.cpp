@@ -67,7 +67,7 @@ TEST(SoilTireLoad, MatchesTheStandaloneModel) {
   const double z = 0.08;
   const auto load = [&](double x, double pen, double v_long, double v_lat, double spin) {
     return soil_tire_load(t, Vec3<double>{x, 0.0, 0.4}, 0.0, 0.0, wheel.radius, wheel.width, tire.vertical_stiffness,
-                          pen, v_long, v_lat, spin);
+                          tire.vertical_damping, pen, 0.0, v_long, v_lat, spin);
   };
   EXPECT_EQ(load(9.9, z, 5.0, 0.0, 10.0).on_soil, 0.0);
   EXPECT_EQ(load(10.1, -0.01, 5.0, 0.0, 10.0).on_soil, 0.0);
@@ -76,6 +76,14 @@ TEST(SoilTireLoad, MatchesTheStandaloneModel) {
   EXPECT_EQ(rest.fx, 0.0);
   EXPECT_EQ(rest.my, 0.0);
   EXPECT_NEAR(rest.fz, soil_normal_load(sand, wheel, z), 1e-9 * rest.fz);
+  // The tire's damping on top, never pulling.
+  const auto at_rate = [&](double pen_rate) {
+    return soil_tire_load(t, Vec3<double>{10.1, 0.0, 0.4}, 0.0, 0.0, wheel.radius, wheel.width, tire.vertical_stiffness,
+                          tire.vertical_damping, z, pen_rate, 0.0, 0.0, 0.0)
+        .fz;
+  };
+  EXPECT_NEAR(at_rate(0.1), rest.fz + 0.1 * tire.vertical_damping, 1e-9 * rest.fz);
+  EXPECT_EQ(at_rate(-100.0), 0.0);
   const double v = 8.0, spin = 0.95 * v / wheel.radius;  // braking slip -5 %
   const SoilTireLoad<double> rolling = load(10.1, z, v, -0.4, spin);
   const SoilWheelForces<double> ref = soil_tire_forces_at_sinkage(sand, wheel, z, v, -0.4, spin, 0.0);
@@ -90,7 +98,8 @@ TEST(SoilTireLoad, MatchesTheStandaloneModel) {
   const TerrainDesc<double> th = soil_terrain(hard).desc;
   const double shallow = 1e-3;
   const SoilTireLoad<double> capped = soil_tire_load(th, Vec3<double>{0.0, 0.0, 0.4}, 0.0, 0.0, wheel.radius,
-                                                     wheel.width, tire.vertical_stiffness, shallow, 0.0, 0.0, 0.0);
+                                                     wheel.width, tire.vertical_stiffness, tire.vertical_damping,
+                                                     shallow, 0.0, 0.0, 0.0, 0.0);
   EXPECT_GT(soil_normal_load(hard, wheel, shallow), tire.vertical_stiffness * shallow);
   EXPECT_EQ(capped.fz, tire.vertical_stiffness * shallow);
 }
@@ -105,8 +114,8 @@ TEST(SoilTireLoad, SidewaysSlidingWheelBulldozes) {
   const TerrainDesc<double> t = soil_terrain(sand).desc;
   double previous = 0.0;
   for (double z : {0.03, 0.06, 0.09, 0.12}) {
-    const SoilTireLoad<double> slide = soil_tire_load(t, Vec3<double>{0.0, 0.0, 0.4}, 0.0, 0.0, wheel.radius,
-                                                      wheel.width, tire.vertical_stiffness, z, 0.0, -3.0, 0.0);
+    const SoilTireLoad<double> slide = soil_tire_load(t, Vec3<double>{0.0, 0.0, 0.4}, 0.0, 0.0, wheel.radius, wheel.width,
+                                                      tire.vertical_stiffness, tire.vertical_damping, z, 0.0, 0.0, -3.0, 0.0);
     // The same wheel in the standalone model at the coupling's slips (v_s = soil_slip_speed).
     const SoilWheelForces<double> ref = soil_wheel_forces(sand, wheel, z, 0.0, -3.0 / t.soil_slip_speed);
     EXPECT_NEAR(slide.fy, ref.fy, 1e-9 * ref.fz);

@@ -180,25 +180,27 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   // On soil (physics/core/terrain_soil.h), as strut: the soil's forces at the wheel centre and its
   // torque about the spin axis replace the tire's forces, aligning moment and rolling resistance;
   // the tire's damping stays on the normal force; the tread deflections relax (du/dt = -c u / d).
+  // Everything soil changes is set in this one block (the firm-ground code keeps its rounding).
+  const Vec3<T> normal_body = mul_transpose(rot, contact.normal);
   T contact_lever = p.tire.unloaded_radius - pen;
-  T soil_torque = T(0);
-  bool on_soil = false;
+  T spin_lever = contact_lever, spin_force = tire.fx;           // the tire's torque on the spin: -lever * force
+  Vec3<T> mz_axis = normal_body;                                // the axis of the tire's moment mz on the wheel
   if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {  // the only cost without soil
-    const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y,
-                                                p.tire.unloaded_radius, p.tire.width, p.tire.vertical_stiffness, pen,
-                                                dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin_abs);
-    on_soil = soil.on_soil > T(0);
-    if (on_soil) {
-      const T damped = soil.fz + p.tire.vertical_damping * pen_rate;
-      fz = damped > T(0) ? damped : T(0);
+    const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y, p.tire.unloaded_radius,
+                                                p.tire.width, p.tire.vertical_stiffness, p.tire.vertical_damping, pen,
+                                                pen_rate, dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin_abs);
+    if (soil.on_soil > T(0)) {
+      fz = soil.fz;
       tire.fx = soil.fx;
       tire.fy = soil.fy;
-      tire.mz = T(0);
+      tire.mz = soil.my;  // about the spin axis: no aligning moment on soil
+      mz_axis = axis;
       tire.defl_long_rate = -p.tire.long_stiffness / p.tire.long_damping * c[kCornerDeflLong];
       tire.defl_lat_rate = -p.tire.lat_stiffness / p.tire.lat_damping * c[kCornerDeflLat];
       tire.rolling_resistance_torque_max = T(0);
       contact_lever = T(0);
-      soil_torque = soil.my;
+      spin_lever = T(1);
+      spin_force = -soil.my;
     }
   }
   out.tire_defl_long_rate = tire.defl_long_rate;
@@ -206,18 +208,16 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   out.tire_normal_force = fz;
   const Vec3<T> tire_force_world = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
   const Vec3<T> contact_point_body = pose.wheel_centre - contact_lever * mul_transpose(rot, contact.normal);
-  const Vec3<T> normal_body = mul_transpose(rot, contact.normal);
 
   // Drive and brake (as strut: the resisting torque holds a wheel at rest up to its limit). The
   // tire's moment about the axis is that of its force at the contact point, lever R0 - pen.
-  const T external = on_soil ? drive_torque + soil_torque : drive_torque - contact_lever * tire.fx;
+  const T external = drive_torque - spin_lever * spin_force;
   const T brake_max = p.brake_torque[i] * input.brake;
   const T resist_max = brake_max + tire.rolling_resistance_torque_max;
   const T resist = clamp(-external - p.wheel_spin_inertia * p.wheel_lock_rate * spin, -resist_max, resist_max);
   const auto resisting = resist_max > T(0);
   const T brake = select(resisting, resist * (brake_max / select(resisting, resist_max, T(1))), T(0));
-  const Vec3<T> wheel_torque = (on_soil ? drive_torque + resist + soil_torque : drive_torque + resist) * axis +
-                               tire.mz * normal_body;
+  const Vec3<T> wheel_torque = (drive_torque + resist) * axis + tire.mz * mz_axis;
   out.wheel_ext_force = force_at(p.wheel_mass * gravity_body, pose.wheel_centre) +
                         force_at(mul_transpose(rot, tire_force_world), contact_point_body) +
                         SpatialVec<T>{wheel_torque, {T(0), T(0), T(0)}};

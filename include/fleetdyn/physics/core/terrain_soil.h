@@ -30,14 +30,15 @@ template <class T>
 struct SoilTireLoad {
   T on_soil;  // [-] 1 where the wheel touches soil (the fields below then replace the tire's), else 0
   T fx, fy;   // [N] along the wheel heading and to its left, in the contact plane; through the centre
-  T fz;       // [N] along the surface normal: the soil's elastic force (the caller adds damping)
+  T fz;       // [N] along the surface normal, the tire's damping included (never pulling)
   T my;       // [N m] about the spin axis, on the wheel
 };
 
 // The soil's load on a wheel whose centre is at wheel_local (+ origin) and penetrates by `pen` [m]
 // (the sinkage), moving at v_long, v_lat [m/s] (the centre's velocity along the heading and the
 // lateral axis) and spinning at `spin` [rad/s] (> 0 rolling forward). radius, width: the tire's
-// unloaded radius and section width [m]; tire_stiffness [N/m] its vertical stiffness.
+// unloaded radius and section width [m]; tire_stiffness [N/m] and tire_damping [N s/m] its
+// vertical stiffness and damping, pen_rate [m/s] the penetration's rate.
 //  - Slips (Wong-Reece, as soil_slips, mirrored when rolling backward) are referred to
 //    max(r |omega|, |v_x|, v_s), v_s = soil_slip_speed: the slip stiffness dF/dv is at most
 //    (dF/ds) / v_s, so the explicit step stays stable at any speed (a steady-state slip law with
@@ -54,10 +55,14 @@ struct SoilTireLoad {
 //    (dF/ds) / v_s). fy (lateral shear and bulldozing) is the rolling model's at any speed.
 //  - fz is the Bekker/Wong-Reece vertical force, bounded by the tire's own spring k pen: the
 //    tire in series with the soil, which also bounds the stiffness near z = 0 (dF/dz ~ z^(n-1/2)
-//    is unbounded for n < 0.5).
+//    is unbounded for n < 0.5); plus the tire's damping c pen_rate, the sum never pulling.
+// Not inlined: the firm-ground tire code around the call keeps its code, and its rounding (the
+// compiler's multiply-add contraction there does not see the soil's arithmetic).
 template <class T>
-FLEETDYN_FN SoilTireLoad<T> soil_tire_load(const TerrainDesc<T>& t, Vec3<T> wheel_local, T origin_x, T origin_y,
-                                           T radius, T width, T tire_stiffness, T pen, T v_long, T v_lat, T spin) {
+__attribute__((noinline)) FLEETDYN_FN SoilTireLoad<T> soil_tire_load(const TerrainDesc<T>& t, Vec3<T> wheel_local,
+                                                                     T origin_x, T origin_y, T radius, T width,
+                                                                     T tire_stiffness, T tire_damping, T pen,
+                                                                     T pen_rate, T v_long, T v_lat, T spin) {
   SoilTireLoad<T> out{T(0), T(0), T(0), T(0), T(0)};
   if (!(pen > T(0)) || !soil_region_contains(t, origin_x + wheel_local.x, origin_y + wheel_local.y)) return out;
   const T direction = v_long + radius * spin >= T(0) ? T(1) : T(-1);
@@ -80,7 +85,8 @@ FLEETDYN_FN SoilTireLoad<T> soil_tire_load(const TerrainDesc<T>& t, Vec3<T> whee
   out.on_soil = T(1);
   out.fx = direction * fx;
   out.fy = f.fy;
-  out.fz = fz < spring ? fz : spring;
+  const T damped = (fz < spring ? fz : spring) + tire_damping * pen_rate;
+  out.fz = damped > T(0) ? damped : T(0);
   out.my = direction * my;
   return out;
 }

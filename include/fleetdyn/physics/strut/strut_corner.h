@@ -249,21 +249,19 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   const TireInput<T> tin = tire_input(p.tire, fz, pen, dot(patch_vel, t_long), dot(patch_vel, t_lat), spin,
                                       rolling_radius, c[kCornerDeflLong], c[kCornerDeflLat]);
   TireOutput<T> tire = tmeasy_forces(p.tire, tin, contact.mu_scale);
-  // The wheel's spin torques: drive and the tire's (the resistance is added below).
-  const T drive = drive_total * p.drive_share[i];
-  T external = drive - rolling_radius * tire.fx;
   // On soil (physics/core/terrain_soil.h) the soil's forces replace the tire's: they act at the
   // wheel centre (a rigid wheel's normal stresses are radial), with the soil's torque about the
   // spin axis instead of the rolling resistance; the tire's damping stays on the normal force;
   // the tread deflections relax as on a tire without grip (Rill: du/dt = -c u / d).
+  // The tire's torque on the spin is -spin_lever * spin_force; on soil 1 * (-my).
+  T spin_lever = rolling_radius, spin_force = tire.fx;
   if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {  // the only cost without soil
-    const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y,
-                                                p.tire.unloaded_radius, p.tire.width, p.tire.vertical_stiffness, pen,
-                                                dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin);
+    const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y, p.tire.unloaded_radius,
+                                                p.tire.width, p.tire.vertical_stiffness, p.tire.vertical_damping, pen,
+                                                pen_rate, dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin);
     const auto on = soil.on_soil > T(0);
     if (any_lane(on)) {
-      const T damped = soil.fz + p.tire.vertical_damping * pen_rate;
-      fz = select(on, select(damped > T(0), damped, T(0)), fz);
+      fz = select(on, soil.fz, fz);
       tire.fx = select(on, soil.fx, tire.fx);
       tire.fy = select(on, soil.fy, tire.fy);
       tire.mz = select(on, T(0), tire.mz);
@@ -271,7 +269,8 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
       tire.defl_lat_rate = select(on, -p.tire.lat_stiffness / p.tire.lat_damping * c[kCornerDeflLat], tire.defl_lat_rate);
       tire.rolling_resistance_torque_max = select(on, T(0), tire.rolling_resistance_torque_max);
       patch = Vec3<T>{select(on, T(0), patch.x), select(on, T(0), patch.y), select(on, T(0), patch.z)};
-      external = select(on, drive + soil.my, external);
+      spin_lever = select(on, T(1), spin_lever);
+      spin_force = select(on, -soil.my, spin_force);
     }
   }
   const Vec3<T> tire_force = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
@@ -296,6 +295,8 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   // resistance) that holds a wheel at rest up to its limit instead of chattering: the
   // resistance brings the relative spin to zero with time constant wheel_lock_time,
   // clamped to what brake and rolling resistance can supply (Coulomb when sliding).
+  const T drive = drive_total * p.drive_share[i];
+  const T external = drive - spin_lever * spin_force;
   const T brake_max = p.brake_torque[i] * input.brake;
   const T resist_max = brake_max + tire.rolling_resistance_torque_max;
   const T resist = clamp(-external - p.wheel_spin_inertia * p.wheel_lock_rate * spin_rel, -resist_max, resist_max);
@@ -311,7 +312,6 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   load.force = -connection;
   load.torque = tire.mz * contact.normal - (drive + brake) * axis + moment_perp + cross(wheel_rel, load.force);
   load.spin_momentum = (p.wheel_spin_inertia * spin) * axis;
-
   if (diag) {
     diag->tire_normal_force[slot] = fz;
     diag->tire_force[slot] = tire_force;
