@@ -92,8 +92,7 @@ __attribute__((noinline)) FLEETDYN_FN SoilTireLoad<T> soil_tire_load(const Terra
 }
 
 // Branch hint for the soil check of the tire code: soil is the exception, and the firm-ground
-// path keeps its code layout (with the hint the check adds 0.7 % to strut's instructions on flat
-// ground, without it 1.4 %: callgrind, HMMWV, fp64 scalar step).
+// path keeps its code layout.
 #define FLEETDYN_SOIL_UNLIKELY(condition) __builtin_expect(!!(condition), 0)
 
 // Potential energy [J] of the wheel at rest sunk `pen` [m] into the soil: the integral of the
