@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "fleetdyn/physics/core/math.h"
+#include "fleetdyn/physics/core/terrain_soil.h"
 #include "host/batch/batch_impl.h"
 
 namespace fleetdyn {
@@ -39,7 +40,15 @@ void check_terrain(const TerrainSpec& t, int n) {
     if (!std::isfinite(x.shift_x) || !std::isfinite(x.shift_y) || !std::isfinite(x.relief_scale)) {
       throw Error("terrain: variation of vehicle " + std::to_string(v) + " has a non-finite value");
     }
+    if (x.soil_varied) {
+      try {
+        check_soil_params(x.soil);
+      } catch (const Error& e) {
+        throw Error("terrain: variation of vehicle " + std::to_string(v) + ": " + e.what());
+      }
+    }
   }
+  if (t.desc.soil_region) check_terrain_soil(t.desc);
   if (t.desc.kind == TerrainKind::Heightfield) {
     const long long expected = static_cast<long long>(t.desc.hf_nx) * t.desc.hf_ny;
     if (t.desc.hf_nx < 1 || t.desc.hf_ny < 1 || expected != static_cast<long long>(t.heightfield.size())) {

@@ -39,7 +39,11 @@ TerrainDesc<T> convert_terrain(const TerrainDesc<double>& d) {
 
 template <class T>
 TerrainVariation<T> convert_terrain_variation(const TerrainVariation<double>& v) {
-  return {T(v.shift_x), T(v.shift_y), T(v.relief_scale)};
+  TerrainVariation<T> t{T(v.shift_x), T(v.shift_y), T(v.relief_scale), v.soil_varied, {}};
+#define FLEETDYN_CONVERT_SOIL_FIELD(unused, name) t.soil.name = static_cast<T>(v.soil.name);
+  FLEETDYN_SOIL_FIELDS(FLEETDYN_CONVERT_SOIL_FIELD, )
+#undef FLEETDYN_CONVERT_SOIL_FIELD
+  return t;
 }
 
 }  // namespace fleetdyn

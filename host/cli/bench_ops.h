@@ -19,7 +19,7 @@ struct OpCounts {
   long long mul = 0;  // *
   long long div = 0;  // /
   long long sqrt = 0;
-  long long transcendental = 0;  // sin cos tan exp atan2 asin
+  long long transcendental = 0;  // sin cos tan exp expm1 pow atan2 asin
   long long compare = 0;         // < <= > >= == != (not floating-point work: branches and selects)
   long long other = 0;           // fabs floor (bit operations / rounding, not counted as FLOPs)
 };
@@ -111,9 +111,14 @@ FLEETDYN_COUNTED_FUNCTION(cos, transcendental)
 FLEETDYN_COUNTED_FUNCTION(tan, transcendental)
 FLEETDYN_COUNTED_FUNCTION(exp, transcendental)
 FLEETDYN_COUNTED_FUNCTION(asin, transcendental)
+FLEETDYN_COUNTED_FUNCTION(expm1, transcendental)
 #undef FLEETDYN_COUNTED_FUNCTION
 inline Counted atan2(Counted a, Counted b) {
   ++fleetdyn::bench_ops::tally().transcendental;
   return Counted(std::atan2(a.v, b.v));
+}
+inline Counted pow(Counted a, Counted b) {
+  ++fleetdyn::bench_ops::tally().transcendental;
+  return Counted(std::pow(a.v, b.v));
 }
 }  // namespace std

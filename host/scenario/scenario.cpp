@@ -12,6 +12,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "fleetdyn/physics/core/terrain_soil.h"
 #include "fleetdyn/vehicle.h"
 #include "host/scenario/heightfield_file.h"
 #include "host/scenario/vehicle_file.h"
@@ -166,6 +167,60 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
 
 constexpr size_t kMaxScenarioBytes = size_t{16} << 20;  // a scenario file, read whole
 
+// terrain.soil: a soil region (physics/core/terrain_soil.h) on any terrain type: a preset, the
+// rectangle (open where a bound is left out) and any soil parameter overriding the preset's
+// (friction_angle in degrees here). The ranges are check_terrain_soil's.
+void parse_soil(const Ctx& ctx, const YAML::Node& node, TerrainDesc<double>& d) {
+  struct Key {
+    const char* name;
+    double SoilParams<double>::*member;
+    double scale;  // input unit -> SI
+  };
+  static const Key kKeys[] = {{"k_c", &SoilParams<double>::k_c, 1.0},
+                              {"k_phi", &SoilParams<double>::k_phi, 1.0},
+                              {"n", &SoilParams<double>::n, 1.0},
+                              {"cohesion", &SoilParams<double>::cohesion, 1.0},
+                              {"friction_angle_deg", &SoilParams<double>::friction_angle, kPi / 180.0},
+                              {"shear_modulus", &SoilParams<double>::shear_modulus, 1.0},
+                              {"c1", &SoilParams<double>::c1, 1.0},
+                              {"c2", &SoilParams<double>::c2, 1.0},
+                              {"unit_weight", &SoilParams<double>::unit_weight, 1.0}};
+  std::vector<std::string> allowed = {"preset", "x_min", "x_max", "y_min", "y_max", "slip_speed"};
+  for (const Key& k : kKeys) allowed.emplace_back(k.name);
+  const MapReader m(ctx, node, "terrain.soil", allowed);
+  d.soil_region = 1;
+  d.soil = soil_preset<double>(SoilPreset::DrySand);
+  if (const YAML::Node* n = m.find("preset")) {
+    try {
+      d.soil = soil_preset<double>(ctx.string(*n, "terrain.soil.preset"));
+    } catch (const Error& e) {
+      ctx.fail(*n, "terrain.soil.preset", e.what());
+    }
+  }
+  const auto bound = [&](const char* key, double* out) {
+    if (const YAML::Node* n = m.find(key)) *out = ctx.number_in(*n, m.path(key), -1.0e7, 1.0e7, "m");
+  };
+  bound("x_min", &d.soil_x_min);
+  bound("x_max", &d.soil_x_max);
+  bound("y_min", &d.soil_y_min);
+  bound("y_max", &d.soil_y_max);
+  if (const YAML::Node* n = m.find("slip_speed"))
+    d.soil_slip_speed = ctx.number_in(*n, m.path("slip_speed"), kSoilSlipSpeedMin, kSoilSlipSpeedMax, "m/s");
+  for (const Key& k : kKeys) {
+    if (const YAML::Node* n = m.find(k.name)) {
+      // The angle is checked in the unit it is written in; the others by check_terrain_soil below.
+      const double v = k.scale == 1.0 ? ctx.number(*n, m.path(k.name))
+                                      : ctx.number_in(*n, m.path(k.name), 0.0, kSoilFrictionAngleMax / k.scale, "deg");
+      d.soil.*k.member = v * k.scale;
+    }
+  }
+  try {
+    check_terrain_soil(d);
+  } catch (const Error& e) {
+    ctx.fail(node, "terrain.soil", e.what());
+  }
+}
+
 // has_study: the scenario has a `study:` section (a rough road then gives each sample its own
 // stretch unless per_sample: false).
 void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s, bool has_study) {
@@ -176,7 +231,7 @@ void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s, bool has
   if (type.empty()) type = "flat";
   ctx.require_one_of(type_node, "terrain.type", type, {"flat", "plane", "hill", "heightfield", "loop", "rough_road"},
                      "terrain type");
-  std::vector<std::string> allowed = {"type", "mu_scale", "base_height"};
+  std::vector<std::string> allowed = {"type", "mu_scale", "base_height", "soil"};
   if (type == "plane") allowed.insert(allowed.end(), {"slope_deg", "bank_deg"});
   if (type == "hill") allowed.insert(allowed.end(), {"x", "y", "height", "radius"});
   if (type == "loop") allowed.insert(allowed.end(), {"x", "radius", "lateral_shift", "track_width"});
@@ -272,6 +327,7 @@ void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s, bool has
     s.heightfield_path = rel.is_absolute() ? rel.string() : (std::filesystem::path(ctx.file).parent_path() / rel).string();
     load_heightfield(ctx, file, s.heightfield_path, s.terrain);
   }
+  if (const YAML::Node* n = m.find("soil")) parse_soil(ctx, *n, s.terrain.desc);
 }
 
 void parse_initial(const Ctx& ctx, const YAML::Node& node, Scenario& s) {

@@ -1,5 +1,8 @@
 #include "host/scenario/scenario_json.h"
 
+#include <cmath>
+#include <utility>
+
 namespace fleetdyn {
 
 using json = nlohmann::ordered_json;
@@ -58,6 +61,20 @@ json scenario_json(const Scenario& s) {
     terrain["y0"] = d.hf_y0;
     terrain["dx"] = d.hf_dx;
     terrain["dy"] = d.hf_dy;
+  }
+  if (d.soil_region) {  // terrain.soil (host/scenario/scenario.cpp parse_soil); open bounds left out
+    json soil = {{"slip_speed", d.soil_slip_speed}};
+    const std::pair<const char*, double> bounds[] = {{"x_min", d.soil_x_min},
+                                                     {"x_max", d.soil_x_max},
+                                                     {"y_min", d.soil_y_min},
+                                                     {"y_max", d.soil_y_max}};
+    for (const auto& b : bounds) {
+      if (std::isfinite(b.second)) soil[b.first] = b.second;
+    }
+#define FLEETDYN_SOIL_JSON_FIELD(unused, name) soil[#name] = d.soil.name;
+    FLEETDYN_SOIL_FIELDS(FLEETDYN_SOIL_JSON_FIELD, )
+#undef FLEETDYN_SOIL_JSON_FIELD
+    terrain["soil"] = soil;
   }
   j["terrain"] = terrain;
   j["initial"] = {{"speed", s.initial.speed},

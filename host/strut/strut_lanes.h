@@ -3,7 +3,8 @@
 //
 // What is vectorized: the whole RK4 step (strut kinematics, TMeasy tire, driveline, Newton-Euler).
 // What runs per lane through the scalar code: terrain queries other than flat ground (a few
-// percent of the time; the loop and the heightfield index per lane), and, once per step through
+// percent of the time; the loop and the heightfield index per lane), the soil's forces on soil
+// terrain, and, once per step through
 // each lane's VehicleRun (host/backend/vehicle_lanes.h), the inputs and drivers, the sanity check, the
 // metrics and the origin rebase.
 //
@@ -42,6 +43,29 @@ inline TerrainContact<Lanes<T, W>> terrain_query(const TerrainDesc<T>& t, Vec3<L
     c.mu_scale.set(i, one.mu_scale);
   }
   return c;
+}
+
+// The soil's load on W wheels (physics/core/terrain_soil.h): per lane through the scalar code, on
+// the lane's own descriptor when the vehicles vary the terrain (a sample's own soil).
+template <class T, int W>
+inline SoilTireLoad<Lanes<T, W>> soil_tire_load(const TerrainDesc<T>& t, Vec3<Lanes<T, W>> wheel_local,
+                                                Lanes<T, W> origin_x, Lanes<T, W> origin_y, Lanes<T, W> radius,
+                                                Lanes<T, W> width, Lanes<T, W> tire_stiffness, Lanes<T, W> tire_damping,
+                                                Lanes<T, W> pen, Lanes<T, W> pen_rate, Lanes<T, W> v_long,
+                                                Lanes<T, W> v_lat, Lanes<T, W> spin) {
+  SoilTireLoad<Lanes<T, W>> out;
+  for (int i = 0; i < W; ++i) {
+    const SoilTireLoad<T> one = soil_tire_load(t.per_lane ? t.per_lane[i] : t,
+                                               Vec3<T>{wheel_local.x[i], wheel_local.y[i], wheel_local.z[i]},
+                                               origin_x[i], origin_y[i], radius[i], width[i], tire_stiffness[i],
+                                               tire_damping[i], pen[i], pen_rate[i], v_long[i], v_lat[i], spin[i]);
+    out.on_soil.set(i, one.on_soil);
+    out.fx.set(i, one.fx);
+    out.fy.set(i, one.fy);
+    out.fz.set(i, one.fz);
+    out.my.set(i, one.my);
+  }
+  return out;
 }
 
 // The origin rebase (physics/core/batch_origin.h) of the running lanes' positions.

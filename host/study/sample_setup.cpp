@@ -17,6 +17,25 @@ std::string number_text(double v) {
   o << v;
   return o.str();
 }
+
+// A sampled soil parameter (terrain.soil.<field>) into the sample's own soil, which starts as the
+// scenario's.
+void set_sample_soil(TerrainVariation<double>& road, const SoilParams<double>& scenario_soil, const std::string& name,
+                     double v) {
+  if (!road.soil_varied) {
+    road.soil = scenario_soil;
+    road.soil_varied = 1;
+  }
+  const std::string field = name.substr(std::string("terrain.soil.").size());
+  if (field == "friction_angle_deg") {
+    road.soil.friction_angle = deg_to_rad(v);
+    return;
+  }
+#define FLEETDYN_SAMPLE_SOIL_FIELD(unused, f) \
+  if (field == #f) road.soil.f = v;
+  FLEETDYN_SOIL_FIELDS(FLEETDYN_SAMPLE_SOIL_FIELD, )
+#undef FLEETDYN_SAMPLE_SOIL_FIELD
+}
 }  // namespace
 
 StudyDesign::StudyDesign(const StudySpec& spec) : spec_(spec), run_count_(spec.run_count()) {
@@ -51,7 +70,8 @@ bool sample_terrain_varies(const Scenario& s) {
       case SampleTarget::TerrainRoughness:
       case SampleTarget::TerrainReliefScale:
       case SampleTarget::TerrainOffsetX:
-      case SampleTarget::TerrainOffsetY: return true;
+      case SampleTarget::TerrainOffsetY:
+      case SampleTarget::TerrainSoil: return true;
       default: break;
     }
   }
@@ -108,9 +128,19 @@ SampleSetup sample_setup(const Scenario& s, const double* values, int64_t sample
       case SampleTarget::TerrainReliefScale: relief = v; break;
       case SampleTarget::TerrainOffsetX: road.shift_x = v; break;
       case SampleTarget::TerrainOffsetY: road.shift_y = v; break;
+      case SampleTarget::TerrainSoil: set_sample_soil(road, s.terrain.desc.soil, p.name, v); break;
     }
   }
   road.relief_scale *= relief;
+  if (road.soil_varied) {
+    try {
+      check_soil_params(road.soil);
+    } catch (const Error& e) {
+      out.valid = false;
+      out.invalid_reason = e.what();
+      return out;
+    }
+  }
   out.initial.yaw = deg_to_rad(yaw_deg);
   if (mu_scale >= 0.0) {
     // The tire's grip is mu * (surface factor): a sampled surface factor scales the tire's mu

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fleetdyn/physics/core/terrain_soil.h"
 #include "host/batch/model_params.h"
 #include "host/output/output_files.h"
 #include "host/study/trajectories_h5.h"
@@ -38,6 +39,16 @@ const ExtraName kExtraNames[] = {
     {"terrain.relief_scale", "-", -100.0, 100.0, SampleTarget::TerrainReliefScale},
     {"terrain.offset_x", "m", -1.0e7, 1.0e7, SampleTarget::TerrainOffsetX},
     {"terrain.offset_y", "m", -1.0e7, 1.0e7, SampleTarget::TerrainOffsetY},
+    // The sample's own soil (terrain.soil must be given); the ranges are check_soil_params'.
+    {"terrain.soil.k_c", "N/m^(n+1)", 0.0, 1.0e9, SampleTarget::TerrainSoil},
+    {"terrain.soil.k_phi", "N/m^(n+2)", 0.0, 1.0e10, SampleTarget::TerrainSoil},
+    {"terrain.soil.n", "-", 0.05, 2.0, SampleTarget::TerrainSoil},
+    {"terrain.soil.cohesion", "Pa", 0.0, 1.0e6, SampleTarget::TerrainSoil},
+    {"terrain.soil.friction_angle_deg", "deg", 0.0, kSoilFrictionAngleMax * 180.0 / kPi, SampleTarget::TerrainSoil},
+    {"terrain.soil.shear_modulus", "m", 1.0e-5, 1.0, SampleTarget::TerrainSoil},
+    {"terrain.soil.c1", "-", 0.0, 1.0, SampleTarget::TerrainSoil},
+    {"terrain.soil.c2", "-", 0.0, 1.0, SampleTarget::TerrainSoil},
+    {"terrain.soil.unit_weight", "N/m^3", 0.0, 1.0e5, SampleTarget::TerrainSoil},
 };
 
 // The terrain types whose relief a sample can scale and move (TerrainVariation), and which of
@@ -158,6 +169,8 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
   const std::string field = "study.parameters." + name;
   for (const ExtraName& e : kExtraNames) {
     if (name == e.name) {
+      if (e.target == SampleTarget::TerrainSoil && !s.terrain.desc.soil_region)
+        ctx.fail(key, field, "samples the soil, but this scenario's terrain has no soil (terrain.soil)");
       if (!terrain_name_fits(e.target, s.terrain_type)) {
         ctx.fail(key, field,
                  "cannot be sampled on terrain type " + s.terrain_type +
@@ -203,7 +216,8 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
   ctx.fail(key, field,
            terrain ? "cannot be sampled: a sample's terrain differs from the batch's only by its friction "
                      "(terrain.mu_scale), its relief's roughness (terrain.class, terrain.roughness, "
-                     "terrain.relief_scale) and position (terrain.offset_x, terrain.offset_y); the shape itself "
+                     "terrain.relief_scale), position (terrain.offset_x, terrain.offset_y) and soil "
+                     "(terrain.soil.k_c, ...); the shape itself "
                      "(length, width, dx, dy, seed, slope, radius, ...) is shared by all vehicles of a batch" +
                          suggestion(name, known)
                    : "unknown parameter '" + name + "' of a " + std::string(model_name(s.params.model())) +
@@ -211,8 +225,8 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
                          "`; also initial.speed, initial.lateral_speed, initial.yaw_deg, initial.x, initial.y, "
                          "maneuver.steer_scale, "
                          "maneuver.time_scale, terrain.mu_scale, terrain.class, terrain.roughness, "
-                         "terrain.relief_scale, terrain.offset_x, terrain.offset_y, driver.amplitude, driver.rate, "
-                         "driver.start_time)" +
+                         "terrain.relief_scale, terrain.offset_x, terrain.offset_y, terrain.soil.<field>, "
+                         "driver.amplitude, driver.rate, driver.start_time)" +
                          suggestion(name, known));
 }
 

@@ -90,7 +90,8 @@ enum class SampleTarget {
   TerrainRoughness,
   TerrainReliefScale,
   TerrainOffsetX,
-  TerrainOffsetY
+  TerrainOffsetY,
+  TerrainSoil  // a soil parameter, terrain.soil.<field> (the sample's own soil, TerrainVariation)
 };
 
 struct SampledParameter {

@@ -10,6 +10,7 @@
 #include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/core/spatial.h"
 #include "fleetdyn/physics/core/terrain.h"
+#include "fleetdyn/physics/core/terrain_soil.h"
 #include "fleetdyn/physics/core/tire_tmeasy.h"
 
 namespace fleetdyn {
@@ -165,33 +166,58 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   const Vec3<T> axis_world = rot * axis;
   const TerrainContact<T> contact = terrain_query(*env.terrain, wheel_local, env.origin_x, env.origin_y);
   const T pen = penetration(contact, p.tire.unloaded_radius);
-  const T fz = tire_normal_force(p.tire, pen, -dot(wheel_vel, contact.normal));
+  const T pen_rate = -dot(wheel_vel, contact.normal);
+  T fz = tire_normal_force(p.tire, pen, pen_rate);
   const Vec3<T> t_long = normalized_or(cross(axis_world, contact.normal), rot.col(0));
   const Vec3<T> t_lat = cross(contact.normal, t_long);
   const T rolling_radius = tire_rolling_radius(p.tire, fz);
   // Absolute spin about the axis (the upright turns too, e.g. with chassis pitch): the slip the
   // patch sees. With the relative spin alone the tire would feed energy into pitch and windup.
-  const TireInput<T> tin = tire_input(p.tire, fz, pen, dot(wheel_vel, t_long), dot(wheel_vel, t_lat),
-                                      spin + dot(axis, omega_b + m.upright_omega), rolling_radius, c[kCornerDeflLong],
-                                      c[kCornerDeflLat]);
-  const TireOutput<T> tire = tmeasy_forces(p.tire, tin, contact.mu_scale);
+  const T spin_abs = spin + dot(axis, omega_b + m.upright_omega);
+  const TireInput<T> tin = tire_input(p.tire, fz, pen, dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin_abs,
+                                      rolling_radius, c[kCornerDeflLong], c[kCornerDeflLat]);
+  TireOutput<T> tire = tmeasy_forces(p.tire, tin, contact.mu_scale);
+  // On soil (physics/core/terrain_soil.h), as strut: the soil's forces at the wheel centre and its
+  // torque about the spin axis replace the tire's forces, aligning moment and rolling resistance;
+  // the tire's damping stays on the normal force; the tread deflections relax (du/dt = -c u / d).
+  // Everything soil changes is set in this one block (the firm-ground code keeps its rounding).
+  const Vec3<T> normal_body = mul_transpose(rot, contact.normal);
+  T contact_lever = p.tire.unloaded_radius - pen;
+  T spin_lever = contact_lever, spin_force = tire.fx;           // the tire's torque on the spin: -lever * force
+  Vec3<T> mz_axis = normal_body;                                // the axis of the tire's moment mz on the wheel
+  if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {  // the only cost without soil
+    const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y, p.tire.unloaded_radius,
+                                                p.tire.width, p.tire.vertical_stiffness, p.tire.vertical_damping, pen,
+                                                pen_rate, dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin_abs);
+    if (soil.on_soil > T(0)) {
+      fz = soil.fz;
+      tire.fx = soil.fx;
+      tire.fy = soil.fy;
+      tire.mz = soil.my;  // about the spin axis: no aligning moment on soil
+      mz_axis = axis;
+      tire.defl_long_rate = -p.tire.long_stiffness / p.tire.long_damping * c[kCornerDeflLong];
+      tire.defl_lat_rate = -p.tire.lat_stiffness / p.tire.lat_damping * c[kCornerDeflLat];
+      tire.rolling_resistance_torque_max = T(0);
+      contact_lever = T(0);
+      spin_lever = T(1);
+      spin_force = -soil.my;
+    }
+  }
   out.tire_defl_long_rate = tire.defl_long_rate;
   out.tire_defl_lat_rate = tire.defl_lat_rate;
   out.tire_normal_force = fz;
   const Vec3<T> tire_force_world = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
-  const T contact_lever = p.tire.unloaded_radius - pen;
   const Vec3<T> contact_point_body = pose.wheel_centre - contact_lever * mul_transpose(rot, contact.normal);
-  const Vec3<T> normal_body = mul_transpose(rot, contact.normal);
 
   // Drive and brake (as strut: the resisting torque holds a wheel at rest up to its limit). The
   // tire's moment about the axis is that of its force at the contact point, lever R0 - pen.
-  const T external = drive_torque - contact_lever * tire.fx;
+  const T external = drive_torque - spin_lever * spin_force;
   const T brake_max = p.brake_torque[i] * input.brake;
   const T resist_max = brake_max + tire.rolling_resistance_torque_max;
   const T resist = clamp(-external - p.wheel_spin_inertia * p.wheel_lock_rate * spin, -resist_max, resist_max);
   const auto resisting = resist_max > T(0);
   const T brake = select(resisting, resist * (brake_max / select(resisting, resist_max, T(1))), T(0));
-  const Vec3<T> wheel_torque = (drive_torque + resist) * axis + tire.mz * normal_body;
+  const Vec3<T> wheel_torque = (drive_torque + resist) * axis + tire.mz * mz_axis;
   out.wheel_ext_force = force_at(p.wheel_mass * gravity_body, pose.wheel_centre) +
                         force_at(mul_transpose(rot, tire_force_world), contact_point_body) +
                         SpatialVec<T>{wheel_torque, {T(0), T(0), T(0)}};

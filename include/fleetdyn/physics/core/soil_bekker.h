@@ -43,6 +43,18 @@ struct SoilParams {
   T unit_weight;     // gamma [N/m^3]: bulk unit weight, for the bulldozing (passive earth pressure)
 };
 
+// SoilParams' fields, written once: M(X, field) for each (M passes X on, e.g. with a prefix).
+#define FLEETDYN_SOIL_FIELDS(M, X) \
+  M(X, k_c)                        \
+  M(X, k_phi)                      \
+  M(X, n)                          \
+  M(X, cohesion)                   \
+  M(X, friction_angle)             \
+  M(X, shear_modulus)              \
+  M(X, c1)                         \
+  M(X, c2)                         \
+  M(X, unit_weight)
+
 // The wheel as the soil sees it: a rigid cylinder.
 template <class T>
 struct SoilWheel {

@@ -10,10 +10,14 @@
 
 #include "fleetdyn/physics/core/config.h"
 #include "fleetdyn/physics/core/math.h"
+#include "fleetdyn/physics/core/soil_bekker.h"
 
 namespace fleetdyn {
 
 enum class TerrainKind : int { Flat = 0, Plane = 1, Hill = 2, Heightfield = 3, Loop = 4 };
+
+// Default soil slip reference speed [m/s] (TerrainDesc::soil_slip_speed; physics/core/terrain_soil.h).
+constexpr double kSoilSlipSpeed = 0.5;
 
 // Description of one terrain. POD and non-owning so it can be copied to the device by value.
 // Every kind except Plane sits on a flat base ground at z = base_height.
@@ -51,6 +55,14 @@ struct TerrainDesc {
   // lane i's from here. Null everywhere else (the scalar path and the GPU get one vehicle's
   // descriptor).
   const TerrainDesc* per_lane;
+  // Soft soil (physics/core/terrain_soil.h): a tire whose wheel centre is over the rectangle
+  // [soil_x_min, soil_x_max) x [soil_y_min, soil_y_max) (world; infinite bounds leave a side open)
+  // meets the soil as a rigid wheel (soil_bekker.h) instead of TMeasy's tire on firm ground.
+  int soil_region;           // [-] nonzero: the rectangle is soil; 0: no soil anywhere
+  T soil_x_min, soil_x_max;  // [m]
+  T soil_y_min, soil_y_max;  // [m]
+  T soil_slip_speed;         // [m/s] slip reference floor and rolling fade at low speed (terrain_soil.h)
+  SoilParams<T> soil;        // the soil's parameters
 };
 
 // TerrainDesc's value fields, written once: everything but the two pointers (hf_heights,
@@ -77,17 +89,29 @@ struct TerrainDesc {
   X(loop_radius)                   \
   X(loop_lateral_shift)            \
   X(loop_track_width)              \
-  X(mu_scale)
+  X(mu_scale)                      \
+  X(soil_region)                   \
+  X(soil_x_min)                    \
+  X(soil_x_max)                    \
+  X(soil_y_min)                    \
+  X(soil_y_max)                    \
+  X(soil_slip_speed)               \
+  FLEETDYN_SOIL_FIELDS(FLEETDYN_TERRAIN_SOIL_FIELD, X)
+#define FLEETDYN_TERRAIN_SOIL_FIELD(X, name) X(soil.name)
 
 // A vehicle's own version of the batch's terrain, for Monte Carlo studies that give each sample
 // its own road: the relief is moved so that the vehicle at world point p meets the batch's
 // surface at p + shift, and its heights are multiplied by relief_scale (a rougher or smoother
 // road; negative turns bumps into dips). Heightfields and hills have relief; the other kinds
 // are unchanged.
+// A sample may also have its own soil (soil_varied nonzero: `soil` replaces the batch's soil
+// parameters; the soil region stays the batch's).
 template <class T>
 struct TerrainVariation {
   T shift_x, shift_y;  // [m]
   T relief_scale;      // [-]
+  int soil_varied;     // [-] nonzero: `soil` is this vehicle's
+  SoilParams<T> soil;
 };
 
 // Result of a terrain query.
@@ -262,7 +286,7 @@ FLEETDYN_FN T penetration(const TerrainContact<T>& c, T radius) {
 
 // Default descriptor (fill, then override the fields of the kind you want): flat ground at z = 0,
 // mu_scale 1, loop radius 8 m, lateral shift 3.5 m, track width 6 m, no heightfield (height
-// scale 1, not periodic), other fields 0.
+// scale 1, not periodic), no soil region (its bounds open, dry sand, kSoilSlipSpeed), other fields 0.
 template <class T>
 FLEETDYN_FN TerrainDesc<T> default_terrain_desc() {
   TerrainDesc<T> t{};
@@ -275,6 +299,13 @@ FLEETDYN_FN TerrainDesc<T> default_terrain_desc() {
   t.loop_lateral_shift = T(3.5);
   t.loop_track_width = T(6);
   t.mu_scale = T(1);
+  t.soil_region = 0;
+  t.soil_x_min = T(-HUGE_VAL);
+  t.soil_x_max = T(HUGE_VAL);
+  t.soil_y_min = T(-HUGE_VAL);
+  t.soil_y_max = T(HUGE_VAL);
+  t.soil_slip_speed = T(kSoilSlipSpeed);
+  t.soil = soil_preset<T>(SoilPreset::DrySand);
   return t;
 }
 
@@ -288,6 +319,7 @@ FLEETDYN_FN TerrainDesc<T> varied_terrain(TerrainDesc<T> t, const TerrainVariati
   t.hill_x -= v.shift_x;
   t.hill_y -= v.shift_y;
   t.hill_height *= v.relief_scale;
+  if (v.soil_varied) t.soil = v.soil;
   return t;
 }
 

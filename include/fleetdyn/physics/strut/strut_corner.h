@@ -3,6 +3,7 @@
 // "Model"), written once for every corner group (physics/core/corner_group.h).
 #pragma once
 
+#include "fleetdyn/physics/core/terrain_soil.h"
 #include "fleetdyn/physics/core/tire_tmeasy.h"
 #include "fleetdyn/physics/strut/strut_state.h"
 
@@ -235,19 +236,43 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   const TerrainContact<T> contact = corner_contact(env, frozen, wheel_local);
   const T pen = penetration(contact, p.tire.unloaded_radius);
   const T pen_rate = -dot(wheel_vel, contact.normal);
-  const T fz = tire_normal_force(p.tire, pen, pen_rate);
+  T fz = tire_normal_force(p.tire, pen, pen_rate);
   const Vec3<T> t_long = normalized_or(cross(axis, contact.normal), rot.col(0));
   const Vec3<T> t_lat = cross(contact.normal, t_long);
   const T rolling_radius = tire_rolling_radius(p.tire, fz);
   // Contact patch from the wheel centre, and the carrier's angular velocity without the spin.
-  const Vec3<T> patch = (p.tire_force_at_contact * (pen - p.tire.unloaded_radius)) * contact.normal;
+  Vec3<T> patch = (p.tire_force_at_contact * (pen - p.tire.unloaded_radius)) * contact.normal;
   const Vec3<T> carrier_turn = cross(axis, axis_slope);  // the carrier's turn per unit travel, spin aside
   const Vec3<T> carrier = f.omega + travel_rate * carrier_turn;
   const Vec3<T> patch_vel = wheel_vel + cross(carrier - dot(carrier, axis) * axis, patch);
 
   const TireInput<T> tin = tire_input(p.tire, fz, pen, dot(patch_vel, t_long), dot(patch_vel, t_lat), spin,
                                       rolling_radius, c[kCornerDeflLong], c[kCornerDeflLat]);
-  const TireOutput<T> tire = tmeasy_forces(p.tire, tin, contact.mu_scale);
+  TireOutput<T> tire = tmeasy_forces(p.tire, tin, contact.mu_scale);
+  // On soil (physics/core/terrain_soil.h) the soil's forces replace the tire's: they act at the
+  // wheel centre (a rigid wheel's normal stresses are radial), with the soil's torque about the
+  // spin axis instead of the rolling resistance; the tire's damping stays on the normal force;
+  // the tread deflections relax as on a tire without grip (Rill: du/dt = -c u / d).
+  // The tire's torque on the spin is -spin_lever * spin_force; on soil 1 * (-my).
+  T spin_lever = rolling_radius, spin_force = tire.fx;
+  if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {  // the only cost without soil
+    const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y, p.tire.unloaded_radius,
+                                                p.tire.width, p.tire.vertical_stiffness, p.tire.vertical_damping, pen,
+                                                pen_rate, dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin);
+    const auto on = soil.on_soil > T(0);
+    if (any_lane(on)) {
+      fz = select(on, soil.fz, fz);
+      tire.fx = select(on, soil.fx, tire.fx);
+      tire.fy = select(on, soil.fy, tire.fy);
+      tire.mz = select(on, T(0), tire.mz);
+      tire.defl_long_rate = select(on, -p.tire.long_stiffness / p.tire.long_damping * c[kCornerDeflLong], tire.defl_long_rate);
+      tire.defl_lat_rate = select(on, -p.tire.lat_stiffness / p.tire.lat_damping * c[kCornerDeflLat], tire.defl_lat_rate);
+      tire.rolling_resistance_torque_max = select(on, T(0), tire.rolling_resistance_torque_max);
+      patch = Vec3<T>{select(on, T(0), patch.x), select(on, T(0), patch.y), select(on, T(0), patch.z)};
+      spin_lever = select(on, T(1), spin_lever);
+      spin_force = select(on, -soil.my, spin_force);
+    }
+  }
   const Vec3<T> tire_force = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
   dc[kCornerDeflLong] = tire.defl_long_rate;
   dc[kCornerDeflLat] = tire.defl_lat_rate;
@@ -271,7 +296,7 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   // resistance brings the relative spin to zero with time constant wheel_lock_time,
   // clamped to what brake and rolling resistance can supply (Coulomb when sliding).
   const T drive = drive_total * p.drive_share[i];
-  const T external = drive - rolling_radius * tire.fx;
+  const T external = drive - spin_lever * spin_force;
   const T brake_max = p.brake_torque[i] * input.brake;
   const T resist_max = brake_max + tire.rolling_resistance_torque_max;
   const T resist = clamp(-external - p.wheel_spin_inertia * p.wheel_lock_rate * spin_rel, -resist_max, resist_max);
@@ -287,7 +312,6 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   load.force = -connection;
   load.torque = tire.mz * contact.normal - (drive + brake) * axis + moment_perp + cross(wheel_rel, load.force);
   load.spin_momentum = (p.wheel_spin_inertia * spin) * axis;
-
   if (diag) {
     diag->tire_normal_force[slot] = fz;
     diag->tire_force[slot] = tire_force;
