@@ -80,6 +80,31 @@ TEST(StandardManeuvers, JTurnOnASlopeRollsTheRoofLoadedVehicleOverAndItComesToRe
   EXPECT_LT(std::hypot(w[0], w[1], w[2]), 0.1) << "at rest after rolling";
 }
 
+// Off-road recovery: before the driver steers (0.5 s), the right wheels rolling in the soft
+// shoulder meet its compaction resistance and the left ones do not, so the vehicle slows more than
+// on a firm shoulder and yaws toward the soil (right, negative yaw), where on firm ground it keeps
+// straight. The whole run then completes without a divergence.
+TEST(StandardManeuvers, SoftShoulderDragsTheVehicleTowardIt) {
+  Scenario s = load_scenario("scenarios/soft_shoulder.yaml");
+  s.vehicles = 1;
+  s.backend = BackendKind::Cpu;
+  VehicleSnapshot at[2];
+  for (bool soil : {true, false}) {
+    Scenario t = s;
+    if (!soil) t.terrain.desc.soil_region = 0;
+    Batch batch = scenario_batch(t);
+    batch.step(static_cast<int>(std::lround(0.5 / scenario_batch_options(t).step)));
+    at[soil] = batch.snapshots()[0];
+  }
+  const auto speed = [](const VehicleSnapshot& x) { return std::hypot(x.velocity[0], x.velocity[1]); };
+  std::printf("after 0.5 s: soil %.3f m/s, yaw %.4f rad; firm %.3f m/s, yaw %.4f rad\n", speed(at[1]), at[1].euler[2],
+              speed(at[0]), at[0].euler[2]);
+  EXPECT_LT(speed(at[1]), speed(at[0]) - 0.05);
+  EXPECT_LT(at[1].euler[2], -0.002);
+  EXPECT_LT(std::fabs(at[0].euler[2]), 0.001);
+  run("scenarios/soft_shoulder.yaml");
+}
+
 TEST(StandardManeuvers, ProgramsEndWhenTheirDefinitionsSay) {
   const double step = 1.0e-3;
   // Sine with dwell: start + 3/4 period + dwell + 1/4 period at 0.7 Hz.
