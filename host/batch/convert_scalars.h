@@ -39,7 +39,7 @@ TerrainDesc<T> convert_terrain(const TerrainDesc<double>& d) {
 
 template <class T>
 TerrainVariation<T> convert_terrain_variation(const TerrainVariation<double>& v) {
-  return {T(v.shift_x), T(v.shift_y), T(v.relief_scale)};
+  return {T(v.shift_x), T(v.shift_y), T(v.relief_scale), T(v.curb_rise), T(v.curb_offset)};
 }
 
 }  // namespace fleetdyn

@@ -51,7 +51,9 @@ bool sample_terrain_varies(const Scenario& s) {
       case SampleTarget::TerrainRoughness:
       case SampleTarget::TerrainReliefScale:
       case SampleTarget::TerrainOffsetX:
-      case SampleTarget::TerrainOffsetY: return true;
+      case SampleTarget::TerrainOffsetY:
+      case SampleTarget::TerrainCurbHeight:
+      case SampleTarget::TerrainCurbOffset: return true;
       default: break;
     }
   }
@@ -107,6 +109,8 @@ SampleSetup sample_setup(const Scenario& s, const double* values, int64_t sample
       case SampleTarget::TerrainReliefScale: relief = v; break;
       case SampleTarget::TerrainOffsetX: road.shift_x = v; break;
       case SampleTarget::TerrainOffsetY: road.shift_y = v; break;
+      case SampleTarget::TerrainCurbHeight: road.curb_rise = v - s.terrain.desc.curb_height; break;
+      case SampleTarget::TerrainCurbOffset: road.curb_offset = v; break;
     }
   }
   road.relief_scale *= relief;

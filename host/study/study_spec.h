@@ -89,7 +89,9 @@ enum class SampleTarget {
   TerrainRoughness,
   TerrainReliefScale,
   TerrainOffsetX,
-  TerrainOffsetY
+  TerrainOffsetY,
+  TerrainCurbHeight,
+  TerrainCurbOffset
 };
 
 struct SampledParameter {
