@@ -287,20 +287,28 @@ FLEETDYN_CURB_FN TerrainContact<T> curb_contact(const TerrainDesc<T>& t, const T
 
 }  // namespace terrain_detail
 
-// Contact query at world point (origin_x + local.x, origin_y + local.y, local.z). The per-vehicle
-// origin keeps local offsets small so fp32 stays precise far from the world origin.
+// The base ground alone, without a curb: the surface a vehicle's attitude is measured against
+// (roll and pitch relative to the ground, the capsize test), which a curb beside or under the
+// body must not tilt.
 template <class T>
-FLEETDYN_FN TerrainContact<T> terrain_query(const TerrainDesc<T>& t, Vec3<T> local, T origin_x, T origin_y) {
-  TerrainContact<T> base;
+FLEETDYN_FN TerrainContact<T> terrain_ground_query(const TerrainDesc<T>& t, Vec3<T> local, T origin_x, T origin_y) {
   switch (t.kind) {
     case TerrainKind::Plane: return terrain_detail::plane_contact(t, local, origin_x, origin_y);
+    case TerrainKind::Hill: return terrain_detail::hill_contact(t, local, origin_x, origin_y);
+    case TerrainKind::Heightfield: return terrain_detail::heightfield_contact(t, local, origin_x, origin_y);
     case TerrainKind::Loop: return terrain_detail::loop_contact(t, local, origin_x, origin_y);
-    case TerrainKind::Hill: base = terrain_detail::hill_contact(t, local, origin_x, origin_y); break;
-    case TerrainKind::Heightfield: base = terrain_detail::heightfield_contact(t, local, origin_x, origin_y); break;
     case TerrainKind::Flat:
-    default: base = terrain_detail::flat_contact(t, local.z); break;
+    default: return terrain_detail::flat_contact(t, local.z);
   }
-  if (!(t.curb_height > T(0))) return base;  // no curb: one compare
+}
+
+// Contact query at world point (origin_x + local.x, origin_y + local.y, local.z). The per-vehicle
+// origin keeps local offsets small so fp32 stays precise far from the world origin. A curb stands
+// on the base ground of every kind but plane and loop.
+template <class T>
+FLEETDYN_FN TerrainContact<T> terrain_query(const TerrainDesc<T>& t, Vec3<T> local, T origin_x, T origin_y) {
+  const TerrainContact<T> base = terrain_ground_query(t, local, origin_x, origin_y);
+  if (!(t.curb_height > T(0)) || t.kind == TerrainKind::Plane || t.kind == TerrainKind::Loop) return base;
   return terrain_detail::curb_contact(t, base, local, origin_x, origin_y);
 }
 
