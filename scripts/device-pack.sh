@@ -19,7 +19,7 @@ cmake --build build-device -j "$(nproc 2>/dev/null || echo 2)"
   build-device/bench/fleetdyn_bench_pgs \
   build-device/tests/test_batch_composition build-device/tests/test_study build-device/tests/test_corner_lanes \
   build-device/tests/test_ce_validate build-device/tests/test_pgs_validate build-device/tests/test_batch_summary \
-  build-device/tests/test_body_contact build-device/tests/test_soil_vehicle
+  build-device/tests/test_body_contact build-device/tests/test_soil_vehicle build-device/tests/test_curb
 # The Python module is built on the device machine itself (scripts/gpu-python.sh); the core
 # library needs Eigen's headers there. Eigen's CMake package is relocatable: carried as is.
 # Debian installs PREFIX/share/eigen3/cmake/Eigen3Config.cmake: the prefix is four levels up.

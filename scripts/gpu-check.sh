@@ -32,6 +32,8 @@ run test_corner_lanes 2>&1 | tail -4
 run test_body_contact --gtest_output=json:"$out/test_body_contact.json" 2>&1 | tail -12
 # Soft soil under strut and ce on CUDA against the CPU.
 run test_soil_vehicle --gtest_filter='*Cuda*' --gtest_output=json:"$out/test_soil_vehicle.json" 2>&1 | tail -8
+# A strut HMMWV sliding into a curb on CUDA against the CPU.
+run test_curb --gtest_filter='CurbTrip.CudaMatchesCpu' --gtest_output=json:"$out/test_curb.json" 2>&1 | tail -6
 # The device's own checks: ce accelerations and pgs bilateral rows against cuBLAS batched dense
 # solves, and batch summaries reduced on the device (Thrust) against the host's.
 run test_ce_validate --gtest_output=json:"$out/test_ce_validate.json" 2>&1 | tail -6

@@ -343,9 +343,9 @@ TEST(SoilVehicle, PerVehicleSoilVariation) {
   const StrutParams<double> p = hmmwv_params();
   const SoilParams<double> sand = soil_preset<double>(SoilPreset::DrySand);
   TerrainSpec t = soil_terrain(sand, 15.0);
-  TerrainVariation<double> own{0.0, 0.0, 1.0, 1, sand};
+  TerrainVariation<double> own{0.0, 0.0, 1.0, 1, sand, 0.0, 0.0};
   own.soil.k_phi *= 4.0;
-  t.variation = {TerrainVariation<double>{0.0, 0.0, 1.0, 0, sand}, own};
+  t.variation = {TerrainVariation<double>{0.0, 0.0, 1.0, 0, sand, 0.0, 0.0}, own};
   Batch batch({p}, 2, t, cpu_options());
   batch.set_initial_conditions({InitialCondition{0.0, 0.0, 0.0, 10.0}});
   batch.set_maneuvers({{{0.0, 0.0, 0.0, 0.0}, {10.0, 0.0, 0.0, 0.0}}});

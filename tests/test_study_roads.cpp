@@ -152,7 +152,7 @@ void expect_each_vehicle_as_alone(const std::vector<Params>& params, BatchOption
   const int n = 5;  // a full group of 4 lanes and a padded one
   TerrainSpec varied = road;
   for (int v = 0; v < n; ++v)
-    varied.variation.push_back({37.0 * v + 3.0, 1.3 * v, v % 2 ? -1.0 + 0.2 * v : 0.5 + 0.3 * v, 0, {}});
+    varied.variation.push_back({37.0 * v + 3.0, 1.3 * v, v % 2 ? -1.0 + 0.2 * v : 0.5 + 0.3 * v, 0, {}, 0.0, 0.0});
   InitialCondition ic;
   ic.speed = 15.0;
   Batch all(params, n, varied, options);
@@ -221,7 +221,7 @@ Batch drive_road(const TerrainSpec& road, int n, const BatchOptions& o) {
 TEST(SampleRoads, SimdLanesAgreeWithScalarPath) {
   TerrainSpec road = periodic_road('E');
   const int n = 7;
-  for (int v = 0; v < n; ++v) road.variation.push_back({23.0 * v, 0.7 * v, v % 2 ? -1.0 : 1.0, 0, {}});
+  for (int v = 0; v < n; ++v) road.variation.push_back({23.0 * v, 0.7 * v, v % 2 ? -1.0 : 1.0, 0, {}, 0.0, 0.0});
   std::vector<std::vector<double>> metrics;
   std::vector<std::vector<VehicleSnapshot>> snaps;
   for (bool simd : {true, false}) {
@@ -244,7 +244,7 @@ TEST(SampleRoads, CudaMatchesCpu) {
   if (!cuda_available(&why)) GTEST_SKIP() << why;
   TerrainSpec road = periodic_road('D');
   const int n = 40;
-  for (int v = 0; v < n; ++v) road.variation.push_back({4.9 * v, 0.2 * v, v % 2 ? -1.0 : 1.0, 0, {}});
+  for (int v = 0; v < n; ++v) road.variation.push_back({4.9 * v, 0.2 * v, v % 2 ? -1.0 : 1.0, 0, {}, 0.0, 0.0});
   std::vector<std::vector<VehicleSnapshot>> snaps;
   for (BackendKind backend : {BackendKind::Cpu, BackendKind::Cuda}) {
     BatchOptions o = test::cpu_options();
@@ -260,7 +260,7 @@ TEST(SampleRoads, CudaMatchesCpu) {
 // Placement: each vehicle starts on its own road surface, not the shared one.
 TEST(SampleRoads, VehiclesStartOnTheirOwnSurface) {
   TerrainSpec road = periodic_road('F', 100.0);
-  road.variation = {{0.0, 0.0, 1.0, 0, {}}, {31.0, 2.0, -1.0, 0, {}}};
+  road.variation = {{0.0, 0.0, 1.0, 0, {}, 0.0, 0.0}, {31.0, 2.0, -1.0, 0, {}, 0.0, 0.0}};
   Batch b({hmmwv_params()}, 2, road, test::cpu_options());
   const TerrainDesc<double> d = b.terrain().desc;
   const double z0 = height_at(varied_terrain(d, road.variation[0]), 0.0, 0.0);

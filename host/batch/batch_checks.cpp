@@ -37,7 +37,8 @@ void check_terrain(const TerrainSpec& t, int n) {
   }
   for (size_t v = 0; v < t.variation.size(); ++v) {
     const TerrainVariation<double>& x = t.variation[v];
-    if (!std::isfinite(x.shift_x) || !std::isfinite(x.shift_y) || !std::isfinite(x.relief_scale)) {
+    if (!std::isfinite(x.shift_x) || !std::isfinite(x.shift_y) || !std::isfinite(x.relief_scale) ||
+        !std::isfinite(x.curb_rise) || !std::isfinite(x.curb_offset)) {
       throw Error("terrain: variation of vehicle " + std::to_string(v) + " has a non-finite value");
     }
     if (x.soil_varied) {

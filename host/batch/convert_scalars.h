@@ -39,10 +39,12 @@ TerrainDesc<T> convert_terrain(const TerrainDesc<double>& d) {
 
 template <class T>
 TerrainVariation<T> convert_terrain_variation(const TerrainVariation<double>& v) {
-  TerrainVariation<T> t{T(v.shift_x), T(v.shift_y), T(v.relief_scale), v.soil_varied, {}};
+  TerrainVariation<T> t{T(v.shift_x), T(v.shift_y), T(v.relief_scale), v.soil_varied, {}, T(0), T(0)};
 #define FLEETDYN_CONVERT_SOIL_FIELD(unused, name) t.soil.name = static_cast<T>(v.soil.name);
   FLEETDYN_SOIL_FIELDS(FLEETDYN_CONVERT_SOIL_FIELD, )
 #undef FLEETDYN_CONVERT_SOIL_FIELD
+  t.curb_rise = T(v.curb_rise);
+  t.curb_offset = T(v.curb_offset);
   return t;
 }
 

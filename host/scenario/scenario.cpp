@@ -223,6 +223,34 @@ void parse_soil(const Ctx& ctx, const YAML::Node& node, TerrainDesc<double>& d) 
 
 // has_study: the scenario has a `study:` section (a rough road then gives each sample its own
 // stretch unless per_sample: false).
+// terrain.curb: a straight curb on the base ground (physics/core/terrain_curb.h). Angles in
+// degrees as written; the descriptor holds radians.
+void parse_curb(const Ctx& ctx, const YAML::Node& node, const std::string& type, TerrainDesc<double>& d) {
+  if (type == "plane" || type == "loop") {
+    ctx.fail(node, "terrain.curb",
+             "a curb stands on the base ground of terrain types flat, hill, heightfield and rough_road, not on " + type);
+  }
+  const MapReader m(ctx, node, "terrain.curb",
+                    {"height", "x", "y", "heading_deg", "face_angle_deg", "edge_radius", "width"});
+  const auto num = [&](const char* key, double lo, double hi, const char* unit, double dflt) {
+    const YAML::Node* n = m.find(key);
+    return n ? ctx.number_in(*n, m.path(key), lo, hi, unit) : dflt;
+  };
+  d.curb_height = ctx.positive(m.require("height"), m.path("height"), 2.0, "m");
+  d.curb_x = num("x", -1.0e7, 1.0e7, "m", 0.0);
+  d.curb_y = num("y", -1.0e7, 1.0e7, "m", 0.0);
+  d.curb_heading = num("heading_deg", -360.0, 360.0, "deg", 0.0) * kPi / 180.0;
+  d.curb_offset = 0.0;
+  d.curb_face_angle = num("face_angle_deg", 5.0, 90.0, "deg", 90.0) * kPi / 180.0;
+  d.curb_width = num("width", 0.0, 1.0e3, "m", 0.0);
+  // The edge arc must fit the face (tangent length r tan(alpha/2) <= H / sin(alpha)) and half a
+  // ridge's top.
+  const double half_tan = std::tan(0.5 * d.curb_face_angle);
+  double r_max = d.curb_height / (std::sin(d.curb_face_angle) * half_tan);
+  if (d.curb_width > 0.0) r_max = std::min(r_max, 0.5 * d.curb_width / half_tan);
+  d.curb_edge_radius = num("edge_radius", 0.0, r_max, "m", 0.0);
+}
+
 void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s, bool has_study) {
   if (!node.IsMap()) ctx.fail(node, "terrain", "expected a mapping with 'type', got " + describe(node));
   // The type decides which keys are allowed, so read it first.
@@ -231,7 +259,7 @@ void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s, bool has
   if (type.empty()) type = "flat";
   ctx.require_one_of(type_node, "terrain.type", type, {"flat", "plane", "hill", "heightfield", "loop", "rough_road"},
                      "terrain type");
-  std::vector<std::string> allowed = {"type", "mu_scale", "base_height", "soil"};
+  std::vector<std::string> allowed = {"type", "mu_scale", "base_height", "soil", "curb"};
   if (type == "plane") allowed.insert(allowed.end(), {"slope_deg", "bank_deg"});
   if (type == "hill") allowed.insert(allowed.end(), {"x", "y", "height", "radius"});
   if (type == "loop") allowed.insert(allowed.end(), {"x", "radius", "lateral_shift", "track_width"});
@@ -328,6 +356,7 @@ void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s, bool has
     load_heightfield(ctx, file, s.heightfield_path, s.terrain);
   }
   if (const YAML::Node* n = m.find("soil")) parse_soil(ctx, *n, s.terrain.desc);
+  if (const YAML::Node* n = m.find("curb")) parse_curb(ctx, *n, type, s.terrain.desc);  // after rough_road's reset
 }
 
 void parse_initial(const Ctx& ctx, const YAML::Node& node, Scenario& s) {

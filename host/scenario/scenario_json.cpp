@@ -76,6 +76,16 @@ json scenario_json(const Scenario& s) {
 #undef FLEETDYN_SOIL_JSON_FIELD
     terrain["soil"] = soil;
   }
+  if (d.curb_height > 0.0) {
+    const double deg = 180.0 / 3.14159265358979323846;
+    terrain["curb"] = {{"height", d.curb_height},
+                       {"x", d.curb_x},
+                       {"y", d.curb_y},
+                       {"heading_deg", d.curb_heading * deg},
+                       {"face_angle_deg", d.curb_face_angle * deg},
+                       {"edge_radius", d.curb_edge_radius},
+                       {"width", d.curb_width}};
+  }
   j["terrain"] = terrain;
   j["initial"] = {{"speed", s.initial.speed},
                   {"lateral_speed", s.initial.lateral_speed},

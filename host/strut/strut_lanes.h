@@ -21,15 +21,15 @@
 
 namespace fleetdyn {
 
-// Terrain contact for W query points: flat ground vectorized (the same arithmetic as
-// terrain_detail::flat_contact), other kinds through the scalar query per lane, on the lane's
-// own descriptor when the vehicles vary the terrain (TerrainDesc::per_lane; a variation never
-// changes the kind, and flat ground has nothing to vary).
+// Terrain contact for W query points: flat ground without a curb vectorized (the same arithmetic
+// as terrain_detail::flat_contact), other kinds and curbs through the scalar query per lane, on
+// the lane's own descriptor when the vehicles vary the terrain (TerrainDesc::per_lane; a
+// variation never changes the kind; on flat ground it can only move or raise a curb).
 template <class T, int W>
 inline TerrainContact<Lanes<T, W>> terrain_query(const TerrainDesc<T>& t, Vec3<Lanes<T, W>> local, Lanes<T, W> origin_x,
                                                  Lanes<T, W> origin_y) {
   using L = Lanes<T, W>;
-  if (t.kind == TerrainKind::Flat) {
+  if (t.kind == TerrainKind::Flat && t.per_lane == nullptr && !(t.curb_height > T(0))) {
     return TerrainContact<L>{local.z - L(t.base_height), Vec3<L>{L(T(0)), L(T(0)), L(T(1))}, L(t.mu_scale)};
   }
   TerrainContact<L> c;

@@ -72,6 +72,8 @@ bool sample_terrain_varies(const Scenario& s) {
       case SampleTarget::TerrainOffsetX:
       case SampleTarget::TerrainOffsetY:
       case SampleTarget::TerrainSoil: return true;
+      case SampleTarget::TerrainCurbHeight:
+      case SampleTarget::TerrainCurbOffset: return true;
       default: break;
     }
   }
@@ -129,6 +131,8 @@ SampleSetup sample_setup(const Scenario& s, const double* values, int64_t sample
       case SampleTarget::TerrainOffsetX: road.shift_x = v; break;
       case SampleTarget::TerrainOffsetY: road.shift_y = v; break;
       case SampleTarget::TerrainSoil: set_sample_soil(road, s.terrain.desc.soil, p.name, v); break;
+      case SampleTarget::TerrainCurbHeight: road.curb_rise = v - s.terrain.desc.curb_height; break;
+      case SampleTarget::TerrainCurbOffset: road.curb_offset = v; break;
     }
   }
   road.relief_scale *= relief;

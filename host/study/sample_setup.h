@@ -38,7 +38,7 @@ struct SampleSetup {
   InitialCondition initial;
   double steer_scale = 1.0, time_scale = 1.0;
   SteerProgram program;                                    // the scenario's programmed driver with the sampled values
-  TerrainVariation<double> terrain{0.0, 0.0, 1.0, 0, {}};  // its own terrain (sample_terrain_varies)
+  TerrainVariation<double> terrain{0.0, 0.0, 1.0, 0, {}, 0.0, 0.0};  // its own terrain (sample_terrain_varies)
 };
 
 // Whether the samples of scenario s meet their own variation of its terrain: a per-sample rough

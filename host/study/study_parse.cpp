@@ -49,6 +49,9 @@ const ExtraName kExtraNames[] = {
     {"terrain.soil.c1", "-", 0.0, 1.0, SampleTarget::TerrainSoil},
     {"terrain.soil.c2", "-", 0.0, 1.0, SampleTarget::TerrainSoil},
     {"terrain.soil.unit_weight", "N/m^3", 0.0, 1.0e5, SampleTarget::TerrainSoil},
+    // The curb's height (0: none) and its shift across its line (terrain.curb).
+    {"terrain.curb_height", "m", 0.0, 2.0, SampleTarget::TerrainCurbHeight},
+    {"terrain.curb_offset", "m", -1.0e7, 1.0e7, SampleTarget::TerrainCurbOffset},
 };
 
 // The terrain types whose relief a sample can scale and move (TerrainVariation), and which of
@@ -178,6 +181,11 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
                      "rough_road; terrain.relief_scale, terrain.offset_x, terrain.offset_y: rough_road, hill, "
                      "heightfield)");
       }
+      const bool for_curb = e.target == SampleTarget::TerrainCurbHeight || e.target == SampleTarget::TerrainCurbOffset;
+      if (for_curb && !(s.terrain.desc.curb_height > 0.0)) {
+        ctx.fail(key, field,
+                 "moves or raises the scenario's curb, but its terrain has none (terrain: {..., curb: {height: ...}})");
+      }
       const bool for_table = e.target == SampleTarget::SteerScale || e.target == SampleTarget::TimeScale;
       const bool for_program = e.target == SampleTarget::DriverAmplitude || e.target == SampleTarget::DriverRate ||
                                e.target == SampleTarget::DriverStartTime;
@@ -216,8 +224,9 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
   ctx.fail(key, field,
            terrain ? "cannot be sampled: a sample's terrain differs from the batch's only by its friction "
                      "(terrain.mu_scale), its relief's roughness (terrain.class, terrain.roughness, "
-                     "terrain.relief_scale), position (terrain.offset_x, terrain.offset_y) and soil "
-                     "(terrain.soil.k_c, ...); the shape itself "
+                     "terrain.relief_scale), position (terrain.offset_x, terrain.offset_y), soil "
+                     "(terrain.soil.k_c, ...) and its curb's height and position (terrain.curb_height, "
+                     "terrain.curb_offset); the shape itself "
                      "(length, width, dx, dy, seed, slope, radius, ...) is shared by all vehicles of a batch" +
                          suggestion(name, known)
                    : "unknown parameter '" + name + "' of a " + std::string(model_name(s.params.model())) +
@@ -226,7 +235,8 @@ SampledParameter sampled_parameter(const Ctx& ctx, const YAML::Node& key, const 
                          "maneuver.steer_scale, "
                          "maneuver.time_scale, terrain.mu_scale, terrain.class, terrain.roughness, "
                          "terrain.relief_scale, terrain.offset_x, terrain.offset_y, terrain.soil.<field>, "
-                         "driver.amplitude, driver.rate, driver.start_time)" +
+                         "terrain.curb_height, terrain.curb_offset, driver.amplitude, driver.rate, "
+                         "driver.start_time)" +
                          suggestion(name, known));
 }
 

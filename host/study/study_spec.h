@@ -91,7 +91,9 @@ enum class SampleTarget {
   TerrainReliefScale,
   TerrainOffsetX,
   TerrainOffsetY,
-  TerrainSoil  // a soil parameter, terrain.soil.<field> (the sample's own soil, TerrainVariation)
+  TerrainSoil,  // a soil parameter, terrain.soil.<field> (the sample's own soil, TerrainVariation)
+  TerrainCurbHeight,
+  TerrainCurbOffset
 };
 
 struct SampledParameter {

@@ -148,7 +148,7 @@ FLEETDYN_FN T ground_relative_roll_magnitude(const Mat3<T>& rot, Vec3<T> ground_
 // over its whole range (ground_relative_roll_magnitude), for the capsize test.
 template <class T>
 FLEETDYN_FN T update_metrics(T* m, const TerrainDesc<T>& terrain, T origin_x, T origin_y, const MetricSample<T>& x, T t, T dt) {
-  const Vec3<T> ground_normal = terrain_query(terrain, x.com, origin_x, origin_y).normal;
+  const Vec3<T> ground_normal = terrain_ground_query(terrain, x.com, origin_x, origin_y).normal;
   const Vec3<T> tilt = ground_relative_roll_pitch(x.rot, ground_normal);
   const Vec3<T> accel_body = mul_transpose(x.rot, x.accel);
   const auto raise = [](T& slot, T value) {

@@ -11,6 +11,7 @@
 #include "fleetdyn/physics/core/config.h"
 #include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/core/soil_bekker.h"
+#include "fleetdyn/physics/core/terrain_curb.h"
 
 namespace fleetdyn {
 
@@ -63,6 +64,16 @@ struct TerrainDesc {
   T soil_y_min, soil_y_max;  // [m]
   T soil_slip_speed;         // [m/s] slip reference floor and rolling fade at low speed (terrain_soil.h)
   SoilParams<T> soil;        // the soil's parameters
+  // Curb (cross-section in physics/core/terrain_curb.h): a straight line obstacle standing on the
+  // base ground of flat, hill and heightfield terrain (the curb's heights are above that ground
+  // where it stands); ignored on plane and loop.
+  T curb_height;       // [m] height of its top above the base ground; <= 0 = no curb
+  T curb_x, curb_y;    // [m] world point on the foot of its face
+  T curb_heading;      // [rad] direction of its line about world z; the raised side is to its left
+  T curb_offset;       // [m] the foot's shift along the line's left normal from (curb_x, curb_y)
+  T curb_face_angle;   // [rad] face angle from the ground, (0, pi/2]; pi/2 = a vertical (barrier) face
+  T curb_edge_radius;  // [m] radius rounding its top edge(s)
+  T curb_width;        // [m] top width: 0 = a step that stays up; > 0 = a ridge that comes back down
 };
 
 // TerrainDesc's value fields, written once: everything but the two pointers (hf_heights,
@@ -90,6 +101,14 @@ struct TerrainDesc {
   X(loop_lateral_shift)            \
   X(loop_track_width)              \
   X(mu_scale)                      \
+  X(curb_height)                   \
+  X(curb_x)                        \
+  X(curb_y)                        \
+  X(curb_heading)                  \
+  X(curb_offset)                   \
+  X(curb_face_angle)               \
+  X(curb_edge_radius)              \
+  X(curb_width)                    \
   X(soil_region)                   \
   X(soil_x_min)                    \
   X(soil_x_max)                    \
@@ -103,7 +122,8 @@ struct TerrainDesc {
 // its own road: the relief is moved so that the vehicle at world point p meets the batch's
 // surface at p + shift, and its heights are multiplied by relief_scale (a rougher or smoother
 // road; negative turns bumps into dips). Heightfields and hills have relief; the other kinds
-// are unchanged.
+// are unchanged. A curb stays where it is unless moved by its own terms: its height raised by
+// curb_rise and its foot moved across its line by curb_offset.
 // A sample may also have its own soil (soil_varied nonzero: `soil` replaces the batch's soil
 // parameters; the soil region stays the batch's).
 template <class T>
@@ -112,6 +132,8 @@ struct TerrainVariation {
   T relief_scale;      // [-]
   int soil_varied;     // [-] nonzero: `soil` is this vehicle's
   SoilParams<T> soil;
+  T curb_rise;         // [m] added to the curb's height
+  T curb_offset;       // [m] added to the curb's offset along its left normal
 };
 
 // Result of a terrain query.
@@ -262,12 +284,38 @@ FLEETDYN_FN TerrainContact<T> loop_contact(const TerrainDesc<T>& t, Vec3<T> loca
   return wall.distance < ground.distance ? wall : ground;
 }
 
+// Out of line: the curb is rare, and inlined it would grow every caller of the query (on the
+// device, reserve its registers in every kernel that queries the terrain), curb or not.
+#if defined(__CUDACC__)
+#define FLEETDYN_CURB_FN __host__ __device__ __noinline__
+#else
+#define FLEETDYN_CURB_FN __attribute__((noinline))
+#endif
+
+// The union of the base ground (contact `base`, from a height surface) and the curb: the
+// exact signed distance in the curb's cross-section (terrain_curb.h), on a flat base exactly the
+// 3-D distance. On a curved base the section's w is the height above the base ground where the
+// point stands, and before the face the base contact itself is kept.
+template <class T>
+FLEETDYN_CURB_FN TerrainContact<T> curb_contact(const TerrainDesc<T>& t, const TerrainContact<T>& base, Vec3<T> local,
+                                                T origin_x, T origin_y) {
+  const T ch = cos(t.curb_heading), sh = sin(t.curb_heading);
+  const T dx = (origin_x - t.curb_x) + local.x;  // relative to the curb first: fp32 stays precise
+  const T dy = (origin_y - t.curb_y) + local.y;
+  const T u = (ch * dy - sh * dx) - t.curb_offset;  // across the line, + towards the raised side
+  const T w = base.distance / base.normal.z;        // height above the base ground
+  const CurbSection<T> s = curb_section(t.curb_height, t.curb_face_angle, t.curb_edge_radius, t.curb_width, u, w);
+  if (s.ground) return base;
+  return TerrainContact<T>{s.distance, Vec3<T>{-sh * s.nu, ch * s.nu, s.nw}, base.mu_scale};
+}
+
 }  // namespace terrain_detail
 
-// Contact query at world point (origin_x + local.x, origin_y + local.y, local.z). The per-vehicle
-// origin keeps local offsets small so fp32 stays precise far from the world origin.
+// The base ground alone, without a curb: the surface a vehicle's attitude is measured against
+// (roll and pitch relative to the ground, the capsize test), which a curb beside or under the
+// body must not tilt.
 template <class T>
-FLEETDYN_FN TerrainContact<T> terrain_query(const TerrainDesc<T>& t, Vec3<T> local, T origin_x, T origin_y) {
+FLEETDYN_FN TerrainContact<T> terrain_ground_query(const TerrainDesc<T>& t, Vec3<T> local, T origin_x, T origin_y) {
   switch (t.kind) {
     case TerrainKind::Plane: return terrain_detail::plane_contact(t, local, origin_x, origin_y);
     case TerrainKind::Hill: return terrain_detail::hill_contact(t, local, origin_x, origin_y);
@@ -278,6 +326,16 @@ FLEETDYN_FN TerrainContact<T> terrain_query(const TerrainDesc<T>& t, Vec3<T> loc
   }
 }
 
+// Contact query at world point (origin_x + local.x, origin_y + local.y, local.z). The per-vehicle
+// origin keeps local offsets small so fp32 stays precise far from the world origin. A curb stands
+// on the base ground of every kind but plane and loop.
+template <class T>
+FLEETDYN_FN TerrainContact<T> terrain_query(const TerrainDesc<T>& t, Vec3<T> local, T origin_x, T origin_y) {
+  const TerrainContact<T> base = terrain_ground_query(t, local, origin_x, origin_y);
+  if (!(t.curb_height > T(0)) || t.kind == TerrainKind::Plane || t.kind == TerrainKind::Loop) return base;
+  return terrain_detail::curb_contact(t, base, local, origin_x, origin_y);
+}
+
 // A tire of unloaded radius r penetrates by (r - distance); <= 0 means off the surface.
 template <class T>
 FLEETDYN_FN T penetration(const TerrainContact<T>& c, T radius) {
@@ -286,7 +344,8 @@ FLEETDYN_FN T penetration(const TerrainContact<T>& c, T radius) {
 
 // Default descriptor (fill, then override the fields of the kind you want): flat ground at z = 0,
 // mu_scale 1, loop radius 8 m, lateral shift 3.5 m, track width 6 m, no heightfield (height
-// scale 1, not periodic), no soil region (its bounds open, dry sand, kSoilSlipSpeed), other fields 0.
+// scale 1, not periodic), no soil region (its bounds open, dry sand, kSoilSlipSpeed), no curb
+// (height 0; a vertical face if one is given a height), other fields 0.
 template <class T>
 FLEETDYN_FN TerrainDesc<T> default_terrain_desc() {
   TerrainDesc<T> t{};
@@ -306,6 +365,7 @@ FLEETDYN_FN TerrainDesc<T> default_terrain_desc() {
   t.soil_y_max = T(HUGE_VAL);
   t.soil_slip_speed = T(kSoilSlipSpeed);
   t.soil = soil_preset<T>(SoilPreset::DrySand);
+  t.curb_face_angle = T(1.5707963267948966192);
   return t;
 }
 
@@ -320,6 +380,8 @@ FLEETDYN_FN TerrainDesc<T> varied_terrain(TerrainDesc<T> t, const TerrainVariati
   t.hill_y -= v.shift_y;
   t.hill_height *= v.relief_scale;
   if (v.soil_varied) t.soil = v.soil;
+  t.curb_height += v.curb_rise;
+  t.curb_offset += v.curb_offset;
   return t;
 }
 

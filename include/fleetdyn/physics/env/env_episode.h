@@ -27,7 +27,7 @@ FLEETDYN_FN EnvSense<T> sense_env(const EnvView<Model, T>& e, int v, const typen
   const EnvConfig<T>& c = e.config;
   EnvSense<T> x;
   x.body = Model::sense(p, s);
-  const Vec3<T> normal = terrain_query(e.terrain, x.body.com, origin_x, origin_y).normal;
+  const Vec3<T> normal = terrain_ground_query(e.terrain, x.body.com, origin_x, origin_y).normal;
   x.tilt = ground_relative_roll_pitch(x.body.rot, normal);
   const size_t row = static_cast<size_t>(v) * static_cast<size_t>(c.track_points);
   const PathView<T> track = env_track(c, e.track_x + row, e.track_y + row, e.track_s + row);
