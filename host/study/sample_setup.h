@@ -37,7 +37,7 @@ struct SampleSetup {
   ModelParams params;          // finalized
   InitialCondition initial;
   double steer_scale = 1.0, time_scale = 1.0;
-  SteerProgram program;                                    // the scenario's programmed driver with the sampled values
+  SteerProgram program;  // the scenario's programmed driver with the sampled values
   TerrainVariation<double> terrain{0.0, 0.0, 1.0, 0, {}, 0.0, 0.0};  // its own terrain (sample_terrain_varies)
 };
 

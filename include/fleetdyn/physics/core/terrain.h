@@ -132,8 +132,8 @@ struct TerrainVariation {
   T relief_scale;      // [-]
   int soil_varied;     // [-] nonzero: `soil` is this vehicle's
   SoilParams<T> soil;
-  T curb_rise;         // [m] added to the curb's height
-  T curb_offset;       // [m] added to the curb's offset along its left normal
+  T curb_rise;    // [m] added to the curb's height
+  T curb_offset;  // [m] added to the curb's offset along its left normal
 };
 
 // Result of a terrain query.
