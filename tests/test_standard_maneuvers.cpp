@@ -105,6 +105,24 @@ TEST(StandardManeuvers, SoftShoulderDragsTheVehicleTowardIt) {
   run("scenarios/soft_shoulder.yaml");
 }
 
+// Sliding sideways at 10 m/s into a 0.4 m curb: the preset tips and falls back onto its wheels,
+// the roof-loaded vehicle (CG 1.2 m) is tripped over onto its roof; both end at rest, none
+// diverges, and each final attitude agrees with the roll it turned through.
+TEST(StandardManeuvers, CurbTripRollsTheRoofLoadedVehicleOnly) {
+  const Outcome o = run("scenarios/curb_trip.yaml", 2);
+  EXPECT_EQ(o.at(metric::roll_quarter_turns, 0), 0.0);
+  EXPECT_EQ(o.at(metric::final_attitude, 0), 0.0);
+  EXPECT_GE(o.at(metric::roll_quarter_turns, 1), 2.0);
+  EXPECT_EQ(o.at(metric::final_attitude, 1), 2.0);
+  EXPECT_GT(o.at(metric::max_roof_contact_speed, 1), 0.0);
+  for (int v = 0; v < o.n; ++v) {
+    EXPECT_EQ(o.status[static_cast<size_t>(v)], kStatusRunning) << v;
+    EXPECT_GE(o.at(metric::roll_quarter_turns, v), o.at(metric::final_attitude, v)) << v;
+    const auto& w = o.snapshots[static_cast<size_t>(v)].velocity;
+    EXPECT_LT(std::hypot(w[0], w[1], w[2]), 0.1) << "vehicle " << v << " at rest";
+  }
+}
+
 TEST(StandardManeuvers, ProgramsEndWhenTheirDefinitionsSay) {
   const double step = 1.0e-3;
   // Sine with dwell: start + 3/4 period + dwell + 1/4 period at 0.7 Hz.
