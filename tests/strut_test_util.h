@@ -1,6 +1,9 @@
 // Helpers shared by the strut model tests: batches on the CPU, vehicle-level sums.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
@@ -113,6 +116,32 @@ inline Vec3<double> sum_tire_force(const StrutDiagnostics<double>& d) {
   Vec3<double> f{0.0, 0.0, 0.0};
   for (const auto& t : d.tire_force) f += t;
   return f;
+}
+
+// The energy ledger of vehicle 0 sampled `samples` times every `steps_per_sample` steps: how often
+// it rose beyond the round-off of a sum of ~10 terms of up to |E| in fp64, and by how much at most.
+struct LedgerRun {
+  double initial, final;
+  int increases;            // samples whose total exceeds the previous one beyond round-off
+  double largest_increase;  // [J]
+};
+
+inline LedgerRun sample_energy(Batch& batch, int samples, int steps_per_sample) {
+  LedgerRun run{batch.energy(0).total(), 0.0, 0, 0.0};
+  double previous = run.initial;
+  for (int k = 0; k < samples; ++k) {
+    batch.step(steps_per_sample);
+    const double e = batch.energy(0).total();
+    // Round-off of a sum of ~10 terms of up to |E| in fp64.
+    if (e - previous > 1e-12 * std::fabs(run.initial)) {
+      ++run.increases;
+      run.largest_increase = std::max(run.largest_increase, e - previous);
+    }
+    previous = e;
+  }
+  run.final = previous;
+  EXPECT_EQ(batch.status()[0], kStatusRunning);
+  return run;
 }
 
 }  // namespace test

@@ -92,20 +92,8 @@ Batch upside_down(const StrutParams<double>& p, double clearance, double step = 
 TEST(BodyContact, RoofDropNeverGainsEnergyAndComesToRestAtItsStaticPenetration) {
   const StrutParams<double> p = hmmwv_params();
   Batch batch = upside_down(p, 0.3);
-  double previous = batch.energy(0).total();
-  const double initial = previous;
-  int increases = 0;
-  double largest = 0.0;
-  for (int k = 0; k < 600; ++k) {  // 6 s
-    batch.step(10);
-    const double e = batch.energy(0).total();
-    if (e - previous > 1e-12 * std::fabs(initial)) {
-      ++increases;
-      largest = std::max(largest, e - previous);
-    }
-    previous = e;
-  }
-  EXPECT_EQ(increases, 0) << "largest increase " << largest << " J";
+  const test::LedgerRun ledger = test::sample_energy(batch, 600, 10);  // 6 s
+  EXPECT_EQ(ledger.increases, 0) << "largest increase " << ledger.largest_increase << " J";
   EXPECT_EQ(batch.status()[0], kStatusRunning);
   // At rest on the four roof corners, the wheels hanging: the whole weight on four springs,
   // m g = 4 k d (the roof is level: the corners share it by the COM's place between them, and
@@ -146,16 +134,8 @@ TEST(BodyContact, VehicleOnItsSideComesToRestAndStaysAtRest) {
   const double lowest = std::min(lowest_wheel, -p.body_half_width);
   s[strut::kPos + 2] = -lowest + 0.1;
   batch.set_vehicle_state(0, s);
-  double previous = batch.energy(0).total();
-  const double initial = previous;
-  int increases = 0;
-  for (int k = 0; k < 500; ++k) {  // 5 s
-    batch.step(10);
-    const double e = batch.energy(0).total();
-    if (e - previous > 1e-12 * std::fabs(initial)) ++increases;
-    previous = e;
-  }
-  EXPECT_EQ(increases, 0);
+  const test::LedgerRun ledger = test::sample_energy(batch, 500, 10);  // 5 s
+  EXPECT_EQ(ledger.increases, 0) << "largest increase " << ledger.largest_increase << " J";
   ASSERT_EQ(batch.status()[0], kStatusRunning);
   const std::vector<double> rest = batch.state();
   const VehicleSnapshot at_rest = batch.snapshots()[0];

@@ -13,29 +13,8 @@ namespace {
 
 using test::cpu_options;
 
-struct LedgerRun {
-  double initial, final;
-  int increases;            // samples whose total exceeds the previous one beyond round-off
-  double largest_increase;  // [J]
-};
-
-LedgerRun sample_energy(Batch& batch, int samples, int steps_per_sample) {
-  LedgerRun run{batch.energy(0).total(), 0.0, 0, 0.0};
-  double previous = run.initial;
-  for (int k = 0; k < samples; ++k) {
-    batch.step(steps_per_sample);
-    const double e = batch.energy(0).total();
-    // Round-off of a sum of ~10 terms of up to |E| in fp64.
-    if (e - previous > 1e-12 * std::fabs(run.initial)) {
-      ++run.increases;
-      run.largest_increase = std::max(run.largest_increase, e - previous);
-    }
-    previous = e;
-  }
-  run.final = previous;
-  EXPECT_EQ(batch.status()[0], kStatusRunning);
-  return run;
-}
+using test::LedgerRun;
+using test::sample_energy;
 
 // An HMMWV coasting from 15 m/s on flat ground, steer input fixed: the ledger sampled 300 times
 // every 10 steps never increases.
