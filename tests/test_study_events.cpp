@@ -375,3 +375,33 @@ TEST(RankDevices, SummaryRecordsEachRanksDevice) {
 
 }  // namespace
 }  // namespace fleetdyn
+
+namespace fleetdyn {
+namespace {
+
+// The curb-trip study as shipped (scenarios/curb_trip_mc.yaml), cut to its first 64 Sobol samples on
+// the CPU: no sample diverges, some roll over, and the report carries the rollover metrics.
+TEST(TrippedStudy, CurbTripStudyRollsSomeOverAndDivergesNone) {
+  std::string text = read_text("scenarios/curb_trip_mc.yaml");
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    const size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+  replace("samples: 2000", "samples: 64");
+  replace("backend: auto", "backend: cpu");
+  const EventColumns e = run_events("curb_trip_mc", text);
+  const std::vector<double>& rollover = e.columns.at("rollover");
+  ASSERT_EQ(rollover.size(), 64u);
+  int rolled = 0;
+  for (size_t i = 0; i < rollover.size(); ++i) {
+    EXPECT_EQ(e.columns.at("diverged")[i], 0.0) << "sample " << i;
+    rolled += rollover[i] > 0.0;
+  }
+  EXPECT_GT(rolled, 0);
+  for (const char* m : {"roll_quarter_turns", "final_attitude", "max_roof_contact_speed"})
+    EXPECT_TRUE(contains(e.report, m)) << m;
+}
+
+}  // namespace
+}  // namespace fleetdyn
