@@ -77,8 +77,8 @@ ENTRIES = {
     "Batch.set_initial_conditions": Entry(
         make=lambda tmp: batch(),
         call=lambda b, bad, v: b.set_initial_conditions(**{bad.arg: v}),
-        bads=sum((bads(arg, PER_VEHICLE, hint=rf"\b{arg}\b|initial conditions") for arg in ("x", "y", "yaw", "speed")), ()),
-        valid=lambda b: (b.set_initial_conditions(x=[0.0, 5.0], speed=3.0), run(b))),
+        bads=sum((bads(arg, PER_VEHICLE, hint=rf"\b{arg}\b|initial conditions") for arg in ("x", "y", "yaw", "speed", "lateral_speed")), ()),
+        valid=lambda b: (b.set_initial_conditions(x=[0.0, 5.0], speed=3.0, lateral_speed=[0.0, -2.0]), run(b))),
     "Batch.set_inputs": Entry(
         make=lambda tmp: batch(),
         call=lambda b, bad, v: b.set_inputs(**{bad.arg: v}),

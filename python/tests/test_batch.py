@@ -41,6 +41,15 @@ def test_inputs_move_the_vehicle_the_right_way():
     assert s["position"][1, 1] > 1.0
 
 
+def test_sideways_slide_starts_at_its_velocity():
+    b = fleetdyn.Batch(2, backend="cpu")
+    b.set_initial_conditions(yaw=np.pi / 2, speed=1.0, lateral_speed=[0.0, 3.0])
+    v = b.snapshots()["velocity"]
+    # heading +y: forward is +y, the body's left is -x
+    np.testing.assert_allclose(v[0], [0.0, 1.0, 0.0], atol=1e-9)
+    np.testing.assert_allclose(v[1], [-3.0, 1.0, 0.0], atol=1e-9)
+
+
 def test_maneuver_table_and_per_vehicle_initial_conditions():
     b = fleetdyn.Batch(3, backend="cpu")
     b.set_initial_conditions(x=[0.0, 10.0, 20.0], speed=5.0)
