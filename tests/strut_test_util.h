@@ -118,7 +118,7 @@ inline Vec3<double> sum_tire_force(const StrutDiagnostics<double>& d) {
   return f;
 }
 
-// The energy ledger of vehicle 0 sampled `samples` times every `steps_per_sample` steps: how often
+// The energy ledger of vehicle 0 (Batch::mechanical_energy: strut's EnergyLedger total, any model's) sampled `samples` times every `steps_per_sample` steps: how often
 // it rose beyond the round-off of a sum of ~10 terms of up to |E| in fp64, and by how much at most.
 struct LedgerRun {
   double initial, final;
@@ -127,11 +127,11 @@ struct LedgerRun {
 };
 
 inline LedgerRun sample_energy(Batch& batch, int samples, int steps_per_sample) {
-  LedgerRun run{batch.energy(0).total(), 0.0, 0, 0.0};
+  LedgerRun run{batch.mechanical_energy(0), 0.0, 0, 0.0};
   double previous = run.initial;
   for (int k = 0; k < samples; ++k) {
     batch.step(steps_per_sample);
-    const double e = batch.energy(0).total();
+    const double e = batch.mechanical_energy(0);
     // Round-off of a sum of ~10 terms of up to |E| in fp64.
     if (e - previous > 1e-12 * std::fabs(run.initial)) {
       ++run.increases;

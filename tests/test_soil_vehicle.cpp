@@ -217,6 +217,18 @@ TEST(SoilVehicle, DropOntoSoilNeverGainsEnergy) {
   EXPECT_LT(ledger.final, ledger.initial - 0.5 * p.total_mass * p.gravity * 0.2) << "the landing dissipates";
 }
 
+// The ce HMMWV placed at its firm-ground rest on sand sinks to its soil rest: its mechanical
+// energy (the soil's potential in the tire's place, tire_ground_potential) never grows from one
+// 20 ms sample to the next and ends below where it started.
+TEST(SoilVehicle, CeSettlingIntoSoilNeverGainsEnergy) {
+  BatchOptions options = cpu_options();
+  options.step = 2e-3;
+  Batch batch({hmmwv_ce_params()}, 1, soil_terrain(soil_preset<double>(SoilPreset::DrySand)), options);
+  const test::LedgerRun ledger = test::sample_energy(batch, 150, 10);  // 3 s
+  EXPECT_EQ(ledger.increases, 0) << "largest increase " << ledger.largest_increase << " J";
+  EXPECT_LT(ledger.final, ledger.initial);
+}
+
 // ---- rolling ---------------------------------------------------------------------------------------
 
 // The free-rolling (my = 0) motion resistance of the standalone model at a wheel load [N]:

@@ -319,9 +319,10 @@ FLEETDYN_FN T ce_energy(const CeParams<T>& p, const CeEnvironment<T>& env, const
     potential += p.wheel_mass * p.gravity * (pos + rot * c.pose.wheel_centre).z;
     const CeAxleForces<T>& a = p.axle[i / 2];
     potential += ce_spring_energy(a, c.pose.spring_length);
-    const TerrainContact<T> contact = terrain_query(*env.terrain, pos + rot * c.pose.wheel_centre, env.origin_x, env.origin_y);
+    const Vec3<T> wheel = pos + rot * c.pose.wheel_centre;
+    const TerrainContact<T> contact = terrain_query(*env.terrain, wheel, env.origin_x, env.origin_y);
     const T pen = penetration(contact, p.tire.unloaded_radius);
-    potential += tire_potential(p.tire, pen);
+    potential += tire_ground_potential(*env.terrain, p.tire, env.origin_x + wheel.x, env.origin_y + wheel.y, pen);
   }
   potential += body_contact_energy(p, *env.terrain, env.origin_x, env.origin_y, pos, rot);
   return kinetic + potential;

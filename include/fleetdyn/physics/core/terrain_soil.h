@@ -11,6 +11,7 @@
 #include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/core/soil_bekker.h"
 #include "fleetdyn/physics/core/terrain.h"
+#include "fleetdyn/physics/core/tire_tmeasy.h"
 
 namespace fleetdyn {
 
@@ -116,6 +117,16 @@ FLEETDYN_FN T soil_potential(const SoilParams<T>& soil, T radius, T width, T tir
     }
   }
   return sum;
+}
+
+// The elastic energy [J] of a tire whose centre is over world (x, y), penetrating by `pen`: the
+// soil's (soil_potential) on the terrain's soil region, the tire's own (tire_potential) elsewhere,
+// as the tire code switches between them. For the energy ledgers.
+template <class T>
+FLEETDYN_FN T tire_ground_potential(const TerrainDesc<T>& t, const TireParams<T>& tire, T x, T y, T pen) {
+  if (soil_region_contains(t, x, y))
+    return soil_potential(t.soil, tire.unloaded_radius, tire.width, tire.vertical_stiffness, pen);
+  return tire_potential(tire, pen);
 }
 
 // Host check of a terrain's soil: its parameters (check_soil_params), a non-empty rectangle and

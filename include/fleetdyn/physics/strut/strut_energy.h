@@ -51,11 +51,8 @@ FLEETDYN_FN EnergyLedger<T> strut_energy(const StrutParams<T>& p, const TerrainD
     e.bushing_potential += T(0.5) * p.link_stiffness * bushing_distance_sq(path, o);
     const TerrainContact<T> c = terrain_query(terrain, pos + wheel_rel, origin_x, origin_y);
     const T pen = penetration(c, p.tire.unloaded_radius);
-    if (soil_region_contains(terrain, origin_x + pos.x + wheel_rel.x, origin_y + pos.y + wheel_rel.y)) {
-      e.tire_potential += soil_potential(terrain.soil, p.tire.unloaded_radius, p.tire.width, p.tire.vertical_stiffness, pen);
-    } else {
-      e.tire_potential += tire_potential(p.tire, pen);
-    }
+    e.tire_potential += tire_ground_potential(terrain, p.tire, origin_x + pos.x + wheel_rel.x,
+                                              origin_y + pos.y + wheel_rel.y, pen);
     e.tire_potential += T(0.5) * (p.tire.long_stiffness * sq(s[kDeflLong + i]) + p.tire.lat_stiffness * sq(s[kDeflLat + i]));
   }
   return e;
