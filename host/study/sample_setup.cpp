@@ -36,6 +36,19 @@ void set_sample_soil(TerrainVariation<double>& road, const SoilParams<double>& s
   FLEETDYN_SOIL_FIELDS(FLEETDYN_SAMPLE_SOIL_FIELD, )
 #undef FLEETDYN_SAMPLE_SOIL_FIELD
 }
+
+// Runs a check that throws fleetdyn::Error; a failure marks the sample invalid with its message.
+template <class Check>
+bool passes(SampleSetup& out, Check check) {
+  try {
+    check();
+    return true;
+  } catch (const Error& e) {
+    out.valid = false;
+    out.invalid_reason = e.what();
+    return false;
+  }
+}
 }  // namespace
 
 StudyDesign::StudyDesign(const StudySpec& spec) : spec_(spec), run_count_(spec.run_count()) {
@@ -136,15 +149,7 @@ SampleSetup sample_setup(const Scenario& s, const double* values, int64_t sample
     }
   }
   road.relief_scale *= relief;
-  if (road.soil_varied) {
-    try {
-      check_soil_params(road.soil);
-    } catch (const Error& e) {
-      out.valid = false;
-      out.invalid_reason = e.what();
-      return out;
-    }
-  }
+  if (road.soil_varied && !passes(out, [&] { check_soil_params(road.soil); })) return out;
   out.initial.yaw = deg_to_rad(yaw_deg);
   if (mu_scale >= 0.0) {
     // The tire's grip is mu * (surface factor): a sampled surface factor scales the tire's mu
@@ -161,12 +166,7 @@ SampleSetup sample_setup(const Scenario& s, const double* values, int64_t sample
       }
     }
   }
-  try {
-    finalize_model_params(out.params);
-  } catch (const Error& e) {
-    out.valid = false;
-    out.invalid_reason = e.what();
-  }
+  passes(out, [&] { finalize_model_params(out.params); });
   return out;
 }
 
