@@ -359,8 +359,8 @@ TEST(CurbVehicle, CeHmmwvClimbsACurbAtWalkingSpeed) {
 // COM's lateral distance from E). After it, the vehicle tips over E iff its rotational energy
 // lifts the COM over E: (1/2) I_E w^2 >= m g (sqrt(a^2 + b^2) - b). So the critical speed is
 //   v_c = sqrt(2 g (sqrt(a^2 + b^2) - b) I_E / m) / b.
-// For the vehicle, E is where its leading tires (spheres of radius R0 about the wheel centres)
-// meet the curb's top edge, and the masses are the body and the four wheels where they stand.
+// For the vehicle, E is where its leading tires' sidewalls meet the curb's top edge, and the
+// masses are the body and the four wheels where they stand.
 struct TripEstimate {
   double v_c;       // [m/s] critical speed of the rigid vehicle
   double v_energy;  // [m/s] below it not even all the kinetic energy lifts the COM over E
@@ -412,9 +412,11 @@ TripRig trip_rig(const StrutParams<double>& p, double h, double gap, double mu_s
   const std::vector<double> rest = settle.state();
   const double wheel_y = std::max(wheel_world(rest, 0, 1), wheel_world(rest, 2, 1));  // the left wheels
   const double wheel_z = wheel_world(rest, 0, 2);
-  const double R = p.tire.unloaded_radius;
-  // The sphere about the wheel centre meets the edge (y_edge, h) where their distance is R.
-  const double y_edge = wheel_y + std::sqrt(R * R - (wheel_z - h) * (wheel_z - h)) + gap;
+  const double R = p.tire.unloaded_radius, b = 0.5 * p.tire.width;
+  // The tire (the ball of radius R cut by its sidewalls b either side of the wheel plane; its axis
+  // across the curb) meets the edge (y_edge, h) below its centre with its sidewall, or with its
+  // tread if the edge is so low that the ball's circle there is narrower than b.
+  const double y_edge = wheel_y + std::min(b, std::sqrt(R * R - (wheel_z - h) * (wheel_z - h))) + gap;
   TerrainSpec t;
   t.desc = curb_terrain(h, 0.0, y_edge, 0.0, 90.0 * kDeg, 0.0, 0.0);
   t.desc.mu_scale = mu_scale;

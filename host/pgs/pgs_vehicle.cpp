@@ -428,8 +428,10 @@ double pgs_vehicle_energy(const PgsVehicleParams<double>& p, const TerrainDesc<d
                                                     body_motion(s, corner_body(c, kLcaBody)), p.spring_on_lca[c]);
     energy += ce_spring_energy(p.ce.axle[c / 2], spring.length);
     const BodyMotion<double> wheel = body_motion(s, corner_body(c, kWheelBody));
-    const double pen = penetration(terrain_query(terrain, wheel.x, origin_x, origin_y), p.ce.tire.unloaded_radius);
-    energy += tire_potential(p.ce.tire, pen);
+    const TireContacts<double> contacts = tire_contacts(terrain, wheel.x, origin_x, origin_y, wheel.R.col(1),
+                                                        p.ce.tire.unloaded_radius, tire_half_width(p.ce.tire));
+    energy += tire_potential(p.ce.tire, contacts.primary.penetration) +
+              tire_potential(p.ce.tire, contacts.secondary.penetration);
   }
   return energy;
 }

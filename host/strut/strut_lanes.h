@@ -45,6 +45,39 @@ inline TerrainContact<Lanes<T, W>> terrain_query(const TerrainDesc<T>& t, Vec3<L
   return c;
 }
 
+// A tire's contacts for W wheels (physics/core/tire_contact.h): on flat ground without a curb
+// vectorized, otherwise per lane through the scalar code on the lane's own descriptor.
+template <class T, int W>
+inline TireContacts<Lanes<T, W>> tire_contacts(const TerrainDesc<T>& t, Vec3<Lanes<T, W>> wheel, Lanes<T, W> origin_x,
+                                               Lanes<T, W> origin_y, Vec3<Lanes<T, W>> axis, Lanes<T, W> radius,
+                                               Lanes<T, W> half_width) {
+  using L = Lanes<T, W>;
+  if (t.kind == TerrainKind::Flat && t.per_lane == nullptr && !(t.curb_height > T(0))) {
+    const TerrainContact<L> ground{wheel.z - L(t.base_height), Vec3<L>{L(T(0)), L(T(0)), L(T(1))}, L(t.mu_scale)};
+    return {tire_plane_contact(ground, axis, radius, half_width), no_tire_contact(radius)};
+  }
+  TireContacts<L> out;
+  const auto set = [](TireContact<L>& to, int i, const TireContact<T>& from) {
+    to.penetration.set(i, from.penetration);
+    to.normal.x.set(i, from.normal.x);
+    to.normal.y.set(i, from.normal.y);
+    to.normal.z.set(i, from.normal.z);
+    to.mu_scale.set(i, from.mu_scale);
+    to.extent.set(i, from.extent);
+    to.lateral.x.set(i, from.lateral.x);
+    to.lateral.y.set(i, from.lateral.y);
+    to.lateral.z.set(i, from.lateral.z);
+  };
+  for (int i = 0; i < W; ++i) {
+    const TireContacts<T> one = tire_contacts(t.per_lane ? t.per_lane[i] : t,
+                                              Vec3<T>{wheel.x[i], wheel.y[i], wheel.z[i]}, origin_x[i], origin_y[i],
+                                              Vec3<T>{axis.x[i], axis.y[i], axis.z[i]}, radius[i], half_width[i]);
+    set(out.primary, i, one.primary);
+    set(out.secondary, i, one.secondary);
+  }
+  return out;
+}
+
 // The soil's load on W wheels (physics/core/terrain_soil.h): per lane through the scalar code, on
 // the lane's own descriptor when the vehicles vary the terrain (a sample's own soil).
 template <class T, int W>

@@ -362,13 +362,25 @@ std::vector<CeDaeSample> ce_dae_simulate(const CeParams<double>& p, const Terrai
   // iterations let the corrector converge through it; the error test and tolerances are unchanged.
   check(IDASetMaxNonlinIters(mem, options.max_newton_iterations), "IDASetMaxNonlinIters");
   double t = t0;
+  constexpr int kMaxRestarts = 10;
+  int restarts = 0;
   for (double tout : sample_times) {
     while (t < tout) {
       double stop = sample_times.back();
       for (double bp : breakpoints)
         if (bp > t && bp < stop) stop = bp;
       check(IDASetStopTime(mem, stop), "IDASetStopTime");
-      check(IDASolve(mem, tout, &t, yy, yp, IDA_NORMAL), "IDASolve");
+      const int flag = IDASolve(mem, tout, &t, yy, yp, IDA_NORMAL);
+      // The forces jump where a shock's stroke crosses its midstroke bounds (its rate steps there):
+      // the BDF history cannot cross a jump, and whether a step lands across one depends on
+      // round-off. Restart the integration from the last step (consistent) past it.
+      if (flag == IDA_CONV_FAIL && restarts < kMaxRestarts) {
+        ++restarts;
+        check(IDAReInit(mem, t, yy, yp), "IDAReInit");
+        check(IDASetInitStep(mem, options.initial_step), "IDASetInitStep");
+        continue;
+      }
+      check(flag, "IDASolve");
     }
     out.push_back(sample_of(model, t, N_VGetArrayPointer(yy)));
   }

@@ -11,6 +11,7 @@
 #include "fleetdyn/physics/core/spatial.h"
 #include "fleetdyn/physics/core/terrain.h"
 #include "fleetdyn/physics/core/terrain_soil.h"
+#include "fleetdyn/physics/core/tire_contact.h"
 #include "fleetdyn/physics/core/tire_tmeasy.h"
 
 namespace fleetdyn {
@@ -164,8 +165,10 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   const Vec3<T> wheel_vel_body = vel_b + cross(omega_b, pose.wheel_centre) + m.wheel_centre_vel;
   const Vec3<T> wheel_vel = rot * wheel_vel_body;
   const Vec3<T> axis_world = rot * axis;
-  const TerrainContact<T> contact = terrain_query(*env.terrain, wheel_local, env.origin_x, env.origin_y);
-  const T pen = penetration(contact, p.tire.unloaded_radius);
+  const TireContacts<T> contacts = tire_contacts(*env.terrain, wheel_local, env.origin_x, env.origin_y, axis_world,
+                                                 p.tire.unloaded_radius, tire_half_width(p.tire));
+  const TireContact<T>& contact = contacts.primary;
+  const T pen = contact.penetration;
   const T pen_rate = -dot(wheel_vel, contact.normal);
   T fz = tire_normal_force(p.tire, pen, pen_rate);
   const Vec3<T> t_long = normalized_or(cross(axis_world, contact.normal), rot.col(0));
@@ -182,7 +185,8 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   // the tire's damping stays on the normal force; the tread deflections relax (du/dt = -c u / d).
   // Everything soil changes is set in this one block (the firm-ground code keeps its rounding).
   const Vec3<T> normal_body = mul_transpose(rot, contact.normal);
-  T contact_lever = p.tire.unloaded_radius - pen;
+  T contact_lever = contact.extent - pen;
+  Vec3<T> contact_lateral = contact.lateral;                    // off the tread: to the sidewall's edge
   T spin_lever = contact_lever, spin_force = tire.fx;           // the tire's torque on the spin: -lever * force
   Vec3<T> mz_axis = normal_body;                                // the axis of the tire's moment mz on the wheel
   if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {  // the only cost without soil
@@ -199,6 +203,7 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
       tire.defl_lat_rate = -p.tire.lat_stiffness / p.tire.lat_damping * c[kCornerDeflLat];
       tire.rolling_resistance_torque_max = T(0);
       contact_lever = T(0);
+      contact_lateral = Vec3<T>{T(0), T(0), T(0)};
       spin_lever = T(1);
       spin_force = -soil.my;
     }
@@ -207,7 +212,8 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   out.tire_defl_lat_rate = tire.defl_lat_rate;
   out.tire_normal_force = fz;
   const Vec3<T> tire_force_world = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
-  const Vec3<T> contact_point_body = pose.wheel_centre - contact_lever * mul_transpose(rot, contact.normal);
+  const Vec3<T> contact_point_body = pose.wheel_centre - contact_lever * mul_transpose(rot, contact.normal) +
+                                     mul_transpose(rot, contact_lateral);
 
   // Drive and brake (as strut: the resisting torque holds a wheel at rest up to its limit). The
   // tire's moment about the axis is that of its force at the contact point, lever R0 - pen.
@@ -222,6 +228,16 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
                         force_at(mul_transpose(rot, tire_force_world), contact_point_body) +
                         SpatialVec<T>{wheel_torque, {T(0), T(0), T(0)}};
   out.chassis_reaction = SpatialVec<T>{-(drive_torque + brake) * axis, {T(0), T(0), T(0)}};
+  // A second surface the tire touches (a curb's face beside the ground it stands on): its force
+  // at its contact point, without its moment about the spin axis (tire_secondary_force).
+  if (contacts.secondary.penetration > T(0)) {
+    const Vec3<T> arm = mul_transpose(rot, contact_patch(contacts.secondary));
+    const Vec3<T> carrier = omega_b + m.upright_omega;
+    const Vec3<T> point_vel = wheel_vel + rot * cross(carrier - dot(carrier, axis) * axis, arm);
+    const Vec3<T> force = mul_transpose(rot, tire_secondary_force(p.tire, contacts.secondary, point_vel));
+    out.wheel_ext_force = out.wheel_ext_force + force_at(force, pose.wheel_centre + arm) +
+                          SpatialVec<T>{-dot(axis, cross(arm, force)) * axis, {T(0), T(0), T(0)}};
+  }
 
   // Spring, stops and shock by virtual work on the LCA angle: tau = F dL/dtheta.
   const CeAxleForces<T>& a = p.axle[i / 2];

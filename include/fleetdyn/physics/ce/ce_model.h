@@ -320,9 +320,9 @@ FLEETDYN_FN T ce_energy(const CeParams<T>& p, const CeEnvironment<T>& env, const
     const CeAxleForces<T>& a = p.axle[i / 2];
     potential += ce_spring_energy(a, c.pose.spring_length);
     const Vec3<T> wheel = pos + rot * c.pose.wheel_centre;
-    const TerrainContact<T> contact = terrain_query(*env.terrain, wheel, env.origin_x, env.origin_y);
-    const T pen = penetration(contact, p.tire.unloaded_radius);
-    potential += tire_ground_potential(*env.terrain, p.tire, env.origin_x + wheel.x, env.origin_y + wheel.y, pen);
+    const TireContacts<T> contacts = tire_contacts(*env.terrain, wheel, env.origin_x, env.origin_y, rot * c.pose.spin_axis,
+                                                   p.tire.unloaded_radius, tire_half_width(p.tire));
+    potential += tire_contacts_potential(*env.terrain, p.tire, contacts, env.origin_x + wheel.x, env.origin_y + wheel.y);
   }
   potential += body_contact_energy(p, *env.terrain, env.origin_x, env.origin_y, pos, rot);
   return kinetic + potential;

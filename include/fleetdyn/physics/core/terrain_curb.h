@@ -48,29 +48,53 @@ FLEETDYN_FN void take_nearer(const CurbPiece<T>& p, CurbPiece<T>& best, T& best_
 
 }  // namespace curb_detail
 
-// Signed distance of section point (u, w) to a curb of height H > 0, face angle alpha in
-// (0, pi/2] from the ground, top edge radius r >= 0 and top width W (0 = a step). The edge radius
-// is limited to what the profile holds: the arc's tangent length r tan(alpha/2) at most the face
-// length H / sin(alpha) and, on a ridge, half the top width.
+// The profile's geometry, from the curb's height H > 0, face angle alpha in (0, pi/2] from the
+// ground, top edge radius r >= 0 and top width W (0 = a step). The edge radius is limited to what
+// the profile holds: the arc's tangent length r tan(alpha/2) at most the face length H / sin(alpha)
+// and, on a ridge, half the top width.
+template <class T>
+struct CurbProfile {
+  T sa, ca;        // [-] sin and cos of the face angle (ca >= 0)
+  T face_length;   // [m] from the foot to the top's sharp corner
+  T tangent;       // [m] tangent length of the edge arc along the face and the top
+  T edge_radius;   // [m] the arc's radius (as limited)
+  T arc_u, arc_w;  // [m] the near arc's centre
+  T middle;        // [m] u of the middle of a ridge's top (about which it is symmetric)
+  bool ridge;      // W > 0
+};
+
+template <class T>
+FLEETDYN_FN CurbProfile<T> curb_profile(T height, T face_angle, T edge_radius, T width) {
+  CurbProfile<T> c;
+  c.sa = sin(face_angle);
+  const T cos_face = cos(face_angle);
+  c.ca = cos_face > T(0) ? cos_face : T(0);  // a vertical face stays vertical in fp32
+  const T half_tan = (T(1) - c.ca) / c.sa;   // tan(alpha / 2)
+  c.face_length = height / c.sa;
+  const T corner_u = height * c.ca / c.sa;  // the top's sharp corner: (H cot alpha, H)
+  c.tangent = (edge_radius > T(0) ? edge_radius : T(0)) * half_tan;
+  if (c.tangent > c.face_length) c.tangent = c.face_length;
+  c.ridge = width > T(0);
+  if (c.ridge && c.tangent > T(0.5) * width) c.tangent = T(0.5) * width;
+  c.edge_radius = c.tangent / half_tan;
+  c.arc_u = corner_u + c.tangent;
+  c.arc_w = height - c.edge_radius;
+  c.middle = corner_u + T(0.5) * width;
+  return c;
+}
+
+// Signed distance of section point (u, w) to a curb of height H > 0, face angle alpha, top edge
+// radius r and top width W (curb_profile).
 template <class T>
 FLEETDYN_FN CurbSection<T> curb_section(T height, T face_angle, T edge_radius, T width, T u, T w) {
   using curb_detail::CurbPiece;
   using curb_detail::take_nearer;
-  const T sa = sin(face_angle);
-  const T cos_face = cos(face_angle);
-  const T ca = cos_face > T(0) ? cos_face : T(0);  // a vertical face stays vertical in fp32
-  const T half_tan = (T(1) - ca) / sa;             // tan(alpha / 2)
-  const T face_length = height / sa;
-  const T corner_u = height * ca / sa;  // the top's sharp corner: (H cot alpha, H)
-  // Tangent length of the edge arc along the face and the top, and the radius that gives it.
-  T tangent = (edge_radius > T(0) ? edge_radius : T(0)) * half_tan;
-  if (tangent > face_length) tangent = face_length;
-  const bool ridge = width > T(0);
-  if (ridge && tangent > T(0.5) * width) tangent = T(0.5) * width;
-  const T r = tangent / half_tan;
+  const CurbProfile<T> g = curb_profile(height, face_angle, edge_radius, width);
+  const T sa = g.sa, ca = g.ca, face_length = g.face_length, tangent = g.tangent, r = g.edge_radius;
+  const bool ridge = g.ridge;
   // A ridge is symmetric about the middle of its top: a point past it sees the mirror image of the
   // near half, whose nearest point is the nearest point of the whole profile.
-  const T middle = corner_u + T(0.5) * width;
+  const T middle = g.middle;
   const bool mirrored = ridge && u > middle;
   if (mirrored) u = T(2) * middle - u;
 
@@ -84,7 +108,7 @@ FLEETDYN_FN CurbSection<T> curb_section(T height, T face_angle, T edge_radius, T
   const bool face_corner = !(s > T(0) && s < face_end);
   take_nearer(CurbPiece<T>{u - s * ca, w - s * sa, -sa, ca, face_corner}, best, best_length, ground);
   // Edge arc about (corner_u + tangent, H - r), spanning the directions from the face normal to up.
-  const T cu = corner_u + tangent, cw = height - r;
+  const T cu = g.arc_u, cw = g.arc_w;
   const T ru = u - cu, rw = w - cw;
   const T rho = sqrt(ru * ru + rw * rw);
   if (ru <= T(0) && ru * ca + rw * sa >= T(0)) {

@@ -31,6 +31,7 @@
 #include "fleetdyn/physics/core/driveline.h"
 #include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/core/terrain.h"
+#include "fleetdyn/physics/core/tire_contact.h"
 #include "fleetdyn/physics/pgs/model.h"
 #include "fleetdyn/physics/pgs/step.h"
 
@@ -204,8 +205,10 @@ FLEETDYN_FN void vehicle_loads(const PgsVehicleParams<T>& p, const TerrainDesc<T
     l.defl_long_rate[c] = T(0);
     l.defl_lat_rate[c] = T(0);
     if (tire_mode) {
-      const TerrainContact<T> contact = terrain_query(terrain, wheel.x, origin_x, origin_y);
-      const T pen = penetration(contact, vp.tire.unloaded_radius);
+      const TireContacts<T> contacts = tire_contacts(terrain, wheel.x, origin_x, origin_y, spin_axis,
+                                                     vp.tire.unloaded_radius, tire_half_width(vp.tire));
+      const TireContact<T>& contact = contacts.primary;
+      const T pen = contact.penetration;
       const T fz = tire_normal_force(vp.tire, pen, -dot(wheel.v, contact.normal));
       const Vec3<T> t_long = normalized_or(cross(spin_axis, contact.normal), chassis_rot.col(0));
       const Vec3<T> t_lat = cross(contact.normal, t_long);
@@ -223,10 +226,20 @@ FLEETDYN_FN void vehicle_loads(const PgsVehicleParams<T>& p, const TerrainDesc<T
       l.tire_normal_force[c] = fz;
       l.defl_long_rate[c] = tire.defl_long_rate;
       l.defl_lat_rate[c] = tire.defl_lat_rate;
-      contact_lever = vp.tire.unloaded_radius - pen;
+      contact_lever = contact.extent - pen;
       const Vec3<T> f = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
       l.force[wheel_body] += f;
-      l.torque[wheel_body] += cross(-contact_lever * contact.normal, f) + tire.mz * contact.normal;
+      l.torque[wheel_body] += cross(contact_patch(contact), f) + tire.mz * contact.normal;
+      // A second surface the tire touches (a curb's face beside the ground): its force, without
+      // its moment about the spin axis (tire_secondary_force).
+      if (contacts.secondary.penetration > T(0)) {
+        const Vec3<T> arm = contact_patch(contacts.secondary);
+        const Vec3<T> turn = wheel.w - dot(wheel.w, spin_axis) * spin_axis;
+        const Vec3<T> f2 = tire_secondary_force(vp.tire, contacts.secondary, wheel.v + cross(turn, arm));
+        const Vec3<T> m2 = cross(arm, f2);
+        l.force[wheel_body] += f2;
+        l.torque[wheel_body] += m2 - dot(m2, spin_axis) * spin_axis;
+      }
       tire_fx = tire.fx;
       rolling_resistance_max = tire.rolling_resistance_torque_max;
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "fleetdyn/physics/core/terrain_soil.h"
+#include "fleetdyn/physics/core/tire_contact.h"
 #include "fleetdyn/physics/core/tire_tmeasy.h"
 #include "fleetdyn/physics/strut/strut_state.h"
 
@@ -144,14 +145,19 @@ FLEETDYN_FN T strut_spring_energy(const StrutParams<T>& p, int corner, const Cor
   return select(squeeze > T(0), T(0.5) * p.coil_rate[corner] * squeeze * squeeze, T(0));
 }
 
+// The tire's contacts (physics/core/tire_contact.h) at spin axis `axis` (world); with the contact
+// frozen for the step, its tangent plane alone.
 template <class T>
-FLEETDYN_FN TerrainContact<T> corner_contact(const StrutEnvironment<T>& env, const FrozenCorner<T>* frozen, Vec3<T> wheel_local) {
-  if (frozen == nullptr) return terrain_query(*env.terrain, wheel_local, env.origin_x, env.origin_y);
+FLEETDYN_FN TireContacts<T> corner_contacts(const StrutParams<T>& p, const StrutEnvironment<T>& env,
+                                            const FrozenCorner<T>* frozen, Vec3<T> wheel_local, Vec3<T> axis) {
+  const T radius = p.tire.unloaded_radius, half_width = tire_half_width(p.tire);
+  if (frozen == nullptr)
+    return tire_contacts(*env.terrain, wheel_local, env.origin_x, env.origin_y, axis, radius, half_width);
   TerrainContact<T> c;
   c.normal = frozen->normal;
   c.distance = dot(wheel_local - frozen->surface_point, c.normal);
   c.mu_scale = frozen->mu_scale;
-  return c;
+  return {tire_plane_contact(c, axis, radius, half_width), no_tire_contact(radius)};
 }
 // The chassis at one evaluation, as every corner reads it.
 template <class T>
@@ -233,15 +239,17 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   // Tire, along the surface normal sampled at the wheel itself.
   const Vec3<T> wheel_local = f.pos + wheel_rel;
   const Vec3<T> wheel_vel = f.vel + wheel_vel_rel;
-  const TerrainContact<T> contact = corner_contact(env, frozen, wheel_local);
-  const T pen = penetration(contact, p.tire.unloaded_radius);
+  const TireContacts<T> contacts = corner_contacts(p, env, frozen, wheel_local, axis);
+  const TireContact<T>& contact = contacts.primary;
+  const T pen = contact.penetration;
   const T pen_rate = -dot(wheel_vel, contact.normal);
   T fz = tire_normal_force(p.tire, pen, pen_rate);
   const Vec3<T> t_long = normalized_or(cross(axis, contact.normal), rot.col(0));
   const Vec3<T> t_lat = cross(contact.normal, t_long);
   const T rolling_radius = tire_rolling_radius(p.tire, fz);
   // Contact patch from the wheel centre, and the carrier's angular velocity without the spin.
-  Vec3<T> patch = (p.tire_force_at_contact * (pen - p.tire.unloaded_radius)) * contact.normal;
+  Vec3<T> patch = (p.tire_force_at_contact * (pen - contact.extent)) * contact.normal +
+                  p.tire_force_at_contact * contact.lateral;
   const Vec3<T> carrier_turn = cross(axis, axis_slope);  // the carrier's turn per unit travel, spin aside
   const Vec3<T> carrier = f.omega + travel_rate * carrier_turn;
   const Vec3<T> patch_vel = wheel_vel + cross(carrier - dot(carrier, axis) * axis, patch);
@@ -273,12 +281,21 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
       spin_force = select(on, -soil.my, spin_force);
     }
   }
-  const Vec3<T> tire_force = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
+  Vec3<T> tire_force = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
   dc[kCornerDeflLong] = tire.defl_long_rate;
   dc[kCornerDeflLat] = tire.defl_lat_rate;
   // The tire's moment about the wheel centre without its spin-axis part (which the spin takes
   // below): to the body, and the part along a x a' to the travel.
-  const Vec3<T> moment = cross(patch, tire_force);
+  Vec3<T> moment = cross(patch, tire_force);
+  // A second surface the tire touches (a curb's face beside the ground it stands on): its force
+  // on the particle, its moment (spin aside, tire_secondary_force) with the tire's.
+  if (any_lane(contacts.secondary.penetration > T(0))) {
+    const Vec3<T> arm = p.tire_force_at_contact * contact_patch(contacts.secondary);
+    const Vec3<T> point_vel = wheel_vel + cross(carrier - dot(carrier, axis) * axis, arm);
+    const Vec3<T> force = tire_secondary_force(p.tire, contacts.secondary, point_vel);
+    tire_force += force;
+    moment += cross(arm, force);
+  }
   const Vec3<T> moment_perp = moment - dot(moment, axis) * axis;
   const T travel_from_moment = dot(moment_perp, carrier_turn);
 

@@ -38,6 +38,9 @@ FLEETDYN_FN EnergyLedger<T> strut_energy(const StrutParams<T>& p, const TerrainD
                       T(0.5) * (p.body_inertia_xx * w.x * w.x + p.body_inertia_yy * w.y * w.y + p.body_inertia_zz * w.z * w.z);
   e.gravity_potential = p.body_mass * p.gravity * pos.z;
   e.body_potential = body_contact_energy(p, terrain, origin_x, origin_y, pos, rot);
+  // The tires' spin axes with the front wheels straight (the state does not hold the steer): the
+  // ledger reads the tires' contacts as the model does but for a steered wheel's sidewall.
+  const StrutEnvironment<T> unsteered(p, &terrain, origin_x, origin_y, DriverInput<T>{T(0), T(0), T(0)});
   for (int i = 0; i < kCorners; ++i) {
     const Vec3<T> wheel_rel = load3(s, kUnsprungPos + 3 * i);
     const Vec3<T> wheel_vel = vel + load3(s, kUnsprungVel + 3 * i);
@@ -49,10 +52,11 @@ FLEETDYN_FN EnergyLedger<T> strut_energy(const StrutParams<T>& p, const TerrainD
     e.strut_potential += strut_spring_energy(p, i, path) + stop_energy(p, o.z - p.bump_travel[i]) +
                          stop_energy(p, -o.z - p.rebound_travel[i]);
     e.bushing_potential += T(0.5) * p.link_stiffness * bushing_distance_sq(path, o);
-    const TerrainContact<T> c = terrain_query(terrain, pos + wheel_rel, origin_x, origin_y);
-    const T pen = penetration(c, p.tire.unloaded_radius);
-    e.tire_potential += tire_ground_potential(terrain, p.tire, origin_x + pos.x + wheel_rel.x,
-                                              origin_y + pos.y + wheel_rel.y, pen);
+    const Vec3<T> axis = rot * corner_axis(p, unsteered, i, o.z).axis;
+    const TireContacts<T> contacts = corner_contacts(p, unsteered, static_cast<const FrozenCorner<T>*>(nullptr),
+                                                     pos + wheel_rel, axis);
+    e.tire_potential += tire_contacts_potential(terrain, p.tire, contacts, origin_x + pos.x + wheel_rel.x,
+                                                origin_y + pos.y + wheel_rel.y);
     e.tire_potential += T(0.5) * (p.tire.long_stiffness * sq(s[kDeflLong + i]) + p.tire.lat_stiffness * sq(s[kDeflLat + i]));
   }
   return e;

@@ -1,0 +1,265 @@
+// The tire's contacts with the terrain, shared by strut and ce.
+//
+// The tire's solid is the ball of its unloaded radius r0 about the wheel centre cut by the two
+// sidewall planes at +-b = +-width/2 along the spin axis. Its tread is a zone of that ball, so
+// where the surface normal lies within asin(b / r0) of the wheel plane (20 deg on the HMMWV: every
+// road, slope and camber a vehicle drives on) the tire meets a surface exactly as the ball of radius
+// r0 does. Its sidewalls are flat discs of radius sqrt(r0^2 - b^2): a curb's face struck sideways
+// meets the sidewall b from the wheel centre, and pushes the tire across (a lateral impulse),
+// where the ball would have met the face r0 away and ridden up its edge.
+//
+// A tire touches at most two surfaces: the base ground (terrain_ground_query) and a curb's block
+// (the curb's profile above the ground, terrain_curb.h), whose contact is the exact minimum
+// translation between the tire's solid and the block (both convex; the block is extruded along
+// the curb's line, so the problem is the 2-D one in the curb's section). The deeper contact is
+// the tire's `primary`, through the tire model; the other, when it touches too (a tire on the
+// ground pressed against the face), is `secondary`: the same radial spring and damper and Coulomb
+// friction (tire_secondary_force). Both are potentials (tire_contacts_potential).
+// Single-source (host and device), no allocation. SI units, ISO frames.
+#pragma once
+
+#include "fleetdyn/physics/core/terrain.h"
+#include "fleetdyn/physics/core/terrain_soil.h"
+#include "fleetdyn/physics/core/tire_tmeasy.h"
+
+namespace fleetdyn {
+
+// [m/s] regularization of the secondary contact's Coulomb friction: at a 1 ms RK4 step the
+// friction's damping mu F / v_s on a wheel of ~100 kg stays stable up to F ~ 1e5 N.
+constexpr double kTireSecondarySlipVelocity = 0.5;
+
+// |m - (m . axis) axis| below which a direction m counts as face-on to a sidewall (11.5 deg off
+// the axis), for where tire_support puts the farthest point.
+constexpr double kTireFaceOnRadial = 0.2;
+
+// How far the tire reaches from its wheel centre along a unit direction m: the support
+// h(m) = max over the solid of m . x, and the point that reaches it, extent * m + lateral
+// (lateral perpendicular to m). Near face-on to a sidewall, where the whole sidewall reaches
+// almost as far, the point is moved towards the sidewall's centre and stays on the support plane.
+template <class T>
+struct TireSupport {
+  T extent;         // [m]
+  Vec3<T> lateral;  // [m] 0 on the tread (the ball's point); on a sidewall's edge otherwise
+};
+
+// `axis` the unit spin axis, r0 = radius, b = half_width (<= r0).
+template <class T>
+FLEETDYN_FN TireSupport<T> tire_support(Vec3<T> m, Vec3<T> axis, T radius, T half_width) {
+  const T s = dot(m, axis);
+  const T abs_s = select(s < T(0), -s, s);
+  const auto tread = abs_s * radius <= half_width;
+  const Vec3<T> zero{T(0), T(0), T(0)};
+  if (all_lanes(tread)) return {radius, zero};
+  // Beyond the tread the farthest point is on a sidewall's edge circle (radius sqrt(r0^2 - b^2)):
+  // h = b |s| + sqrt(r0^2 - b^2) |m - s axis| (the two agree where |s| = b / r0).
+  const Vec3<T> radial = m - s * axis;
+  const T radial_length = norm(radial);
+  const T rim_sq = radius * radius - half_width * half_width;
+  const T rim = sqrt(select(rim_sq > T(0), rim_sq, T(0)));
+  const T edge_extent = half_width * abs_s + rim * radial_length;
+  // The point: on the edge circle where m leans off the axis by more than ~11 deg; nearer to
+  // face-on the whole sidewall is (almost) the support, and the point moves continuously to the
+  // sidewall's centre (its pressure centre on a plane) instead of jumping around the rim.
+  const T to_edge = rim / select(radial_length > T(kTireFaceOnRadial), radial_length, T(kTireFaceOnRadial));
+  const Vec3<T> inner = select(s < T(0), -half_width, half_width) * axis + to_edge * radial;
+  // (moved along m onto the support plane: the force along m has the same moment there)
+  const Vec3<T> lateral = inner - dot(inner, m) * m;
+  return {select(tread, radius, edge_extent),
+          {select(tread, T(0), lateral.x), select(tread, T(0), lateral.y), select(tread, T(0), lateral.z)}};
+}
+
+// One contact of the tire with a surface.
+template <class T>
+struct TireContact {
+  T penetration;    // [m] depth of the tire's deepest point (> 0: in contact)
+  Vec3<T> normal;   // [-] the surface's unit normal there, to the free side (the force's direction)
+  T mu_scale;       // [-] the surface's friction multiplier
+  T extent;         // [m] the tire's reach towards the surface (tire_support along -normal)
+  Vec3<T> lateral;  // [m] with it: the deepest point is wheel centre - extent normal + lateral
+};
+
+// The contact point on the surface, from the wheel centre.
+template <class T>
+FLEETDYN_FN Vec3<T> contact_patch(const TireContact<T>& c) {
+  return (c.penetration - c.extent) * c.normal + c.lateral;
+}
+
+template <class T>
+FLEETDYN_FN TireContact<T> no_tire_contact(T radius) {
+  return {T(-1), Vec3<T>{T(0), T(0), T(1)}, T(1), radius, Vec3<T>{T(0), T(0), T(0)}};
+}
+
+// The tire against a surface seen from its wheel centre as the plane `surface` (a terrain query
+// at the wheel centre: exact for flat ground and planes, the tangent plane otherwise).
+template <class T>
+FLEETDYN_FN TireContact<T> tire_plane_contact(const TerrainContact<T>& surface, Vec3<T> axis, T radius, T half_width) {
+  const TireSupport<T> reach = tire_support(-surface.normal, axis, radius, half_width);
+  return {reach.extent - surface.distance, surface.normal, surface.mu_scale, reach.extent, reach.lateral};
+}
+
+namespace tire_contact_detail {
+
+// The tire's clearance from the curb's block along the block's outward normal at angle psi in
+// the section (m = cos psi e_u + sin psi up): m . (wheel - arc centre) - arc radius - h_tire(m).
+// Negative: overlapping by at least that much along m. (u, w): the wheel centre in the section.
+template <class T>
+FLEETDYN_FN T curb_clearance(const CurbProfile<T>& g, T psi, T u, T w, Vec3<T> e_u, Vec3<T> axis, T radius, T half) {
+  const T mu = cos(psi), mw = sin(psi);
+  // Outward normals towards -u end on the near arc, towards +u on a ridge's far (mirrored) arc.
+  const T arc_u = mu > T(0) ? T(2) * g.middle - g.arc_u : g.arc_u;
+  const Vec3<T> m{mu * e_u.x, mu * e_u.y, mw};
+  return mu * (u - arc_u) + mw * (w - g.arc_w) - g.edge_radius - tire_support(m, axis, radius, half).extent;
+}
+
+}  // namespace tire_contact_detail
+
+// The tire against the curb's block (the profile above the base ground, `base` the base ground's
+// query at the wheel centre): the penetration is the minimum translation that separates them, in
+// the curb's section (the block is extruded along its line), over the block's outward normals
+// from the face's through up (and on to the far face's on a ridge); the normal, that
+// translation's direction. The clearance is maximized over the normal's angle by sampling and
+// golden-section refinement (a 1-D function, smooth but where a sidewall takes over from the tread).
+template <class T>
+FLEETDYN_CURB_FN TireContact<T> tire_curb_contact(const TerrainDesc<T>& t, const TerrainContact<T>& base, Vec3<T> wheel,
+                                                  T origin_x, T origin_y, Vec3<T> axis, T radius, T half_width) {
+  using tire_contact_detail::curb_clearance;
+  const T ch = cos(t.curb_heading), sh = sin(t.curb_heading);
+  const T dx = (origin_x - t.curb_x) + wheel.x;  // relative to the curb first: fp32 stays precise
+  const T dy = (origin_y - t.curb_y) + wheel.y;
+  const T u = (ch * dy - sh * dx) - t.curb_offset;  // across the line, + towards the raised side
+  const T w = base.distance / base.normal.z;        // height above the base ground
+  const CurbProfile<T> g = curb_profile(t.curb_height, t.curb_face_angle, t.curb_edge_radius, t.curb_width);
+  // The block lies within u in [0, 2 middle] (a step: u >= 0) and w <= H: a tire farther than r0
+  // from that box cannot touch it.
+  const T far_u = g.ridge ? T(2) * g.middle + radius : T(HUGE_VAL);
+  if (!(u > -radius && u < far_u && w < t.curb_height + radius)) return no_tire_contact(radius);
+  const Vec3<T> e_u{-sh, ch, T(0)};
+  const T half_pi = T(1.5707963267948966192);
+  const T face_psi = half_pi + atan2(g.sa, g.ca);  // the face's outward normal (-sin a, cos a)
+  const T lo = g.ridge ? T(2) * half_pi - face_psi : half_pi, hi = face_psi;
+  // Sample, then refine the best sample's bracket by golden section.
+  constexpr int kSamples = 12, kRefinements = 20;
+  const T span = (hi - lo) / T(kSamples - 1);
+  int best = 0;
+  T best_value = curb_clearance(g, lo, u, w, e_u, axis, radius, half_width);
+  for (int k = 1; k < kSamples; ++k) {
+    const T value = curb_clearance(g, lo + T(k) * span, u, w, e_u, axis, radius, half_width);
+    if (value > best_value) {
+      best_value = value;
+      best = k;
+    }
+  }
+  T a = lo + T(best > 0 ? best - 1 : 0) * span, b = lo + T(best < kSamples - 1 ? best + 1 : kSamples - 1) * span;
+  const T golden = T(0.6180339887498949);
+  T x1 = b - golden * (b - a), x2 = a + golden * (b - a);
+  T f1 = curb_clearance(g, x1, u, w, e_u, axis, radius, half_width);
+  T f2 = curb_clearance(g, x2, u, w, e_u, axis, radius, half_width);
+  for (int k = 0; k < kRefinements; ++k) {
+    if (f1 > f2) {
+      b = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = b - golden * (b - a);
+      f1 = curb_clearance(g, x1, u, w, e_u, axis, radius, half_width);
+    } else {
+      a = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = a + golden * (b - a);
+      f2 = curb_clearance(g, x2, u, w, e_u, axis, radius, half_width);
+    }
+  }
+  T psi = f1 > f2 ? x1 : x2;
+  T clearance = f1 > f2 ? f1 : f2;
+  if (best_value > clearance) {  // a sampled end of the range beats the refined interior
+    psi = lo + T(best) * span;
+    clearance = best_value;
+  }
+  if (!(clearance < T(0))) return no_tire_contact(radius);
+  const Vec3<T> normal{cos(psi) * e_u.x, cos(psi) * e_u.y, sin(psi)};
+  TireSupport<T> reach = tire_support(-normal, axis, radius, half_width);
+  // A sidewall (near) face-on to the curb's face presses on the face where the two overlap: put the
+  // point in the middle of that stretch (from the foot to the edge arc along the face), on the
+  // sidewall's plane, rather than at the sidewall's centre, which may stand above the curb.
+  const T s = -dot(normal, axis);
+  const T radial_sq = T(1) - s * s;
+  if (psi > hi - T(1e-3) * (hi - lo) && radial_sq < T(kTireFaceOnRadial * kTireFaceOnRadial)) {
+    const Vec3<T> along{g.ca * e_u.x, g.ca * e_u.y, g.sa};  // up the face (world)
+    const Vec3<T> sidewall = (s < T(0) ? -half_width : half_width) * axis;
+    const T rim = sqrt(radius * radius - half_width * half_width);
+    const T reach_along = rim * sqrt(T(1) - sq(dot(along, axis)));  // the sidewall's half extent along the face
+    const T at = (u + dot(sidewall, e_u)) * g.ca + (w + sidewall.z) * g.sa;  // its centre, along the face from the foot
+    const T low = at - reach_along > T(0) ? at - reach_along : T(0);
+    const T high = at + reach_along < g.face_length - g.tangent ? at + reach_along : g.face_length - g.tangent;
+    if (high > low) {
+      const Vec3<T> point = sidewall + (T(0.5) * (low + high) - at) * along;
+      reach.lateral = point + reach.extent * normal;
+    }
+  }
+  return {-clearance, normal, base.mu_scale, reach.extent, reach.lateral};
+}
+
+// A tire's contacts (see the top of this file).
+template <class T>
+struct TireContacts {
+  TireContact<T> primary;    // the deeper: through the tire model
+  TireContact<T> secondary;  // the other surface, if it touches too (penetration > 0)
+};
+
+// Whether terrain t has a curb the tires meet (terrain_query's rule: on every kind but plane and
+// loop).
+template <class T>
+FLEETDYN_FN bool terrain_has_curb(const TerrainDesc<T>& t) {
+  return t.curb_height > T(0) && t.kind != TerrainKind::Plane && t.kind != TerrainKind::Loop;
+}
+
+// The tire of the wheel centred at `wheel` (local to the origin) with spin axis `axis` (world).
+// The SIMD lanes have their own overload (host/strut/strut_lanes.h).
+template <class T>
+FLEETDYN_FN TireContacts<T> tire_contacts(const TerrainDesc<T>& t, Vec3<T> wheel, T origin_x, T origin_y, Vec3<T> axis,
+                                          T radius, T half_width) {
+  const TerrainContact<T> ground = terrain_ground_query(t, wheel, origin_x, origin_y);
+  TireContacts<T> out{tire_plane_contact(ground, axis, radius, half_width), no_tire_contact(radius)};
+  if (!terrain_has_curb(t)) return out;
+  const TireContact<T> curb = tire_curb_contact(t, ground, wheel, origin_x, origin_y, axis, radius, half_width);
+  if (curb.penetration > out.primary.penetration) {
+    out.secondary = out.primary;
+    out.primary = curb;
+  } else {
+    out.secondary = curb;
+  }
+  return out;
+}
+
+// The tire's half width for its contacts: half the section width, at most the radius.
+template <class T>
+FLEETDYN_FN T tire_half_width(const TireParams<T>& p) {
+  const T half = T(0.5) * p.width;
+  return select(half < p.unloaded_radius, half, p.unloaded_radius);
+}
+
+// The secondary contact's force on the tire (world): the tire's radial spring and damper
+// (tire_normal_force) along the normal and Coulomb friction, the tire's mu times the surface's,
+// regularized over kTireSecondarySlipVelocity, against `point_velocity`: the velocity of the
+// contact point as the wheel carrier moves it, the spin aside (the callers leave the force's
+// moment about the spin axis out too, so the friction only dissipates and does not stiffen the
+// wheel's spin).
+template <class T>
+FLEETDYN_FN Vec3<T> tire_secondary_force(const TireParams<T>& tire, const TireContact<T>& c, Vec3<T> point_velocity) {
+  const T v_n = dot(point_velocity, c.normal);
+  const T f_n = tire_normal_force(tire, c.penetration, -v_n);
+  const Vec3<T> v_t = point_velocity - v_n * c.normal;
+  const T slip_sq = T(kTireSecondarySlipVelocity * kTireSecondarySlipVelocity);
+  const T friction = tire.mu * c.mu_scale * f_n / sqrt(dot(v_t, v_t) + slip_sq);
+  return f_n * c.normal - friction * v_t;
+}
+
+// The contacts' elastic energy [J], as the corners apply them: the primary's (on soil the soil's,
+// tire_ground_potential; (x, y) the wheel centre, world) and the secondary's radial spring. For
+// the energy ledgers.
+template <class T>
+FLEETDYN_FN T tire_contacts_potential(const TerrainDesc<T>& t, const TireParams<T>& tire, const TireContacts<T>& c, T x, T y) {
+  return tire_ground_potential(t, tire, x, y, c.primary.penetration) + tire_potential(tire, c.secondary.penetration);
+}
+
+}  // namespace fleetdyn
