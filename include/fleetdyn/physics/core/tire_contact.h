@@ -118,7 +118,8 @@ FLEETDYN_FN T curb_clearance(const CurbProfile<T>& g, T psi, T u, T w, Vec3<T> e
 // the curb's section (the block is extruded along its line), over the block's outward normals
 // from the face's through up (and on to the far face's on a ridge); the normal, that
 // translation's direction. The clearance is maximized over the normal's angle by sampling and
-// golden-section refinement (a 1-D function, smooth but where a sidewall takes over from the tread).
+// golden-section refinement (a 1-D function, smooth but where a sidewall takes over from the
+// tread), and the ball's exact optimum against each edge arc.
 template <class T>
 FLEETDYN_CURB_FN TireContact<T> tire_curb_contact(const TerrainDesc<T>& t, const TerrainContact<T>& base, Vec3<T> wheel,
                                                   T origin_x, T origin_y, Vec3<T> axis, T radius, T half_width) {
@@ -133,12 +134,20 @@ FLEETDYN_CURB_FN TireContact<T> tire_curb_contact(const TerrainDesc<T>& t, const
   // from that box cannot touch it.
   const T far_u = g.ridge ? T(2) * g.middle + radius : T(HUGE_VAL);
   if (!(u > -radius && u < far_u && w < t.curb_height + radius)) return no_tire_contact(radius);
+  // On a step's top, the whole tire past where the edge arc starts: there the block is the
+  // half-space below the top, so the tire's deepest point in it is as deep as in the half-space,
+  // which bounds the minimum translation from both sides: the contact is the top plane's.
+  if (!g.ridge && u - g.arc_u >= radius) {
+    const TerrainContact<T> top{w - t.curb_height, Vec3<T>{T(0), T(0), T(1)}, base.mu_scale};
+    const TireContact<T> c = tire_plane_contact(top, axis, radius, half_width);
+    return c.penetration > T(0) ? c : no_tire_contact(radius);
+  }
   const Vec3<T> e_u{-sh, ch, T(0)};
   const T half_pi = T(1.5707963267948966192);
   const T face_psi = half_pi + atan2(g.sa, g.ca);  // the face's outward normal (-sin a, cos a)
   const T lo = g.ridge ? T(2) * half_pi - face_psi : half_pi, hi = face_psi;
   // Sample, then refine the best sample's bracket by golden section.
-  constexpr int kSamples = 12, kRefinements = 20;
+  constexpr int kSamples = 8, kRefinements = 12;
   const T span = (hi - lo) / T(kSamples - 1);
   int best = 0;
   T best_value = curb_clearance(g, lo, u, w, e_u, axis, radius, half_width);
@@ -174,6 +183,18 @@ FLEETDYN_CURB_FN TireContact<T> tire_curb_contact(const TerrainDesc<T>& t, const
   if (best_value > clearance) {  // a sampled end of the range beats the refined interior
     psi = lo + T(best) * span;
     clearance = best_value;
+  }
+  // Where the tread (the ball) meets an edge arc the optimum is exact: along the line from the
+  // arc's centre to the wheel centre (kept if it is in range and better).
+  for (int side = 0; side < (g.ridge ? 2 : 1); ++side) {
+    const T arc_u = side == 0 ? g.arc_u : T(2) * g.middle - g.arc_u;
+    const T ball_psi = atan2(w - g.arc_w, u - arc_u);
+    if (!(ball_psi >= lo && ball_psi <= hi)) continue;
+    const T value = curb_clearance(g, ball_psi, u, w, e_u, axis, radius, half_width);
+    if (value > clearance) {
+      psi = ball_psi;
+      clearance = value;
+    }
   }
   if (!(clearance < T(0))) return no_tire_contact(radius);
   const Vec3<T> normal{cos(psi) * e_u.x, cos(psi) * e_u.y, sin(psi)};
