@@ -4,7 +4,8 @@
 // property: moved by the penetration along the normal it just clears the block), and strut and ce
 // HMMWVs sliding sideways into a wall-high curb: the sidewall strikes it, half the tire's width
 // from the wheel centre, where the ball of radius r0 would have struck a third of a metre earlier,
-// and the energy ledger never gains.
+// and the energy ledger never gains. Over a heightfield with the tire envelope, a step against the
+// same step given as a curb, and a strut HMMWV climbing it early.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -209,6 +210,102 @@ TEST(TireCurbContact, WheelRollingAcrossTheCurbIsTheBall) {
     EXPECT_NEAR(c.penetration, kRadius - exact.distance, 1e-9) << y;
     EXPECT_NEAR(dot(c.normal, exact.normal), 1.0, 1e-9) << y;
   }
+}
+
+// --- heightfield envelope --------------------------------------------------------------------
+
+// A heightfield along x (2 rows 10 m apart in y) with a step: ground until x_step, rising to h over
+// one 0.01 m cell, then level; the tires meet it through their envelope if `envelope`.
+TerrainSpec step_heightfield(double x_step, double h, bool envelope) {
+  TerrainSpec t;
+  TerrainDesc<double>& d = t.desc;
+  d.kind = TerrainKind::Heightfield;
+  d.hf_dx = 0.01;
+  d.hf_dy = 10.0;
+  d.hf_x0 = x_step - 3.0;
+  d.hf_y0 = -5.0;
+  d.hf_nx = 601;
+  d.hf_ny = 2;
+  d.hf_envelope = envelope ? 1 : 0;
+  for (int iy = 0; iy < d.hf_ny; ++iy) {
+    for (int ix = 0; ix < d.hf_nx; ++ix) t.heightfield.push_back(ix > 300 ? h : 0.0);  // node 300 is x_step
+  }
+  d.hf_heights = t.heightfield.data();
+  return t;
+}
+
+// The same step as a curb: its face the one-cell ramp (face angle atan(h / 0.01)), sharp-edged.
+TerrainDesc<double> step_curb(double x_step, double h) {
+  TerrainDesc<double> t = default_terrain_desc<double>();
+  t.curb_height = h;
+  t.curb_x = x_step;
+  t.curb_heading = -90.0 * kDeg;  // the line along y, raised towards +x
+  t.curb_face_angle = std::atan2(h, 0.01);
+  return t;
+}
+
+// Rolling straight at a 0.1 m step, the tire with the envelope meets the heightfield's step as it
+// meets the same profile given as a curb (the exact distance, a separate code path), to 1e-9 m,
+// at every wheel-centre position from 0.4 m before the step to past it; without the envelope it
+// meets the surface under its centre only, so 0.2 m before the step it is still on the ground.
+TEST(TireHeightfieldEnvelope, MeetsAStepAsTheSameCurb) {
+  const double x_step = 1.0, h = 0.1, z = 0.45;
+  const TerrainSpec with = step_heightfield(x_step, h, true), without = step_heightfield(x_step, h, false);
+  const TerrainDesc<double> curb_desc = step_curb(x_step, h);
+  const Vec3<double> axis{0.0, 1.0, 0.0};
+  for (double dx = -0.4; dx <= 0.1001; dx += 0.01) {
+    const Vec3<double> wheel{x_step + dx, 0.0, z};
+    const TireContacts<double> hf = tire_contacts(with.desc, wheel, 0.0, 0.0, axis, kRadius, kHalfWidth);
+    const TireContacts<double> cb = tire_contacts(curb_desc, wheel, 0.0, 0.0, axis, kRadius, kHalfWidth);
+    EXPECT_NEAR(hf.primary.penetration, cb.primary.penetration, 1e-9) << dx;
+    if (cb.primary.penetration > 0.0) {
+      EXPECT_NEAR(dot(hf.primary.normal, cb.primary.normal), 1.0, 1e-9) << dx;
+    }
+  }
+  const Vec3<double> before{x_step - 0.2, 0.0, z};
+  const double point = tire_contacts(without.desc, before, 0.0, 0.0, axis, kRadius, kHalfWidth).primary.penetration;
+  const double edge = kRadius - std::hypot(0.2 + 0.01, z - h);  // the step's top corner is at x_step + 0.01
+  EXPECT_NEAR(point, kRadius - z, 1e-12) << "without the envelope: the ground under the centre";
+  EXPECT_NEAR(tire_contacts(with.desc, before, 0.0, 0.0, axis, kRadius, kHalfWidth).primary.penetration, edge, 1e-12);
+  EXPECT_GT(edge - point, 0.04);
+}
+
+// A strut HMMWV coasting at 3 m/s onto a 0.1 m heightfield step: with the envelope its front
+// wheels start up the step's edge before their centres reach it (a rigid wheel of radius r0 meets
+// an edge h high sqrt(r0^2 - (r0 - h)^2) = 0.28 m ahead), it climbs the step, nothing diverges and
+// the ledger (which reads the same contacts) never gains. Without the envelope the wheel stays down
+// until its centre is over the step (that run stops there: the surface under the centre on the
+// step's 84-degree cell is met through its tangent plane, which throws the wheel).
+TEST(TireHeightfieldEnvelope, StrutHmmwvClimbsAHeightfieldStepEarlyWithTheEnvelope) {
+  const StrutParams<double> p = hmmwv_params();
+  const double x_step = 4.0, h = 0.1;
+  double rise_before[2] = {0.0, 0.0};
+  for (int envelope = 0; envelope < 2; ++envelope) {
+    const TerrainSpec t = step_heightfield(x_step, h, envelope == 1);
+    Batch batch({p}, 1, t, cpu_options());
+    batch.set_initial_conditions({{0.0, 0.0, 0.0, 3.0}});
+    batch.set_maneuvers({{{0.0, 0.0, 0.0, 0.0}}});
+    const double z0 = batch.state()[strut::kPos + 2] + batch.state()[strut::kUnsprungPos + 2];
+    const double e0 = batch.energy(0).total(), kinetic0 = batch.energy(0).chassis_kinetic;
+    double highest = e0;
+    for (int k = 0; k < 400; ++k) {  // 4 s
+      batch.step(10);
+      highest = std::max(highest, batch.energy(0).total());
+      const std::vector<double> s = batch.state();
+      const double wx = s[strut::kPos] + s[strut::kUnsprungPos], wz = s[strut::kPos + 2] + s[strut::kUnsprungPos + 2];
+      if (wx < x_step - 0.1) rise_before[envelope] = std::max(rise_before[envelope], wz - z0);
+      if (envelope == 0 && wx >= x_step - 0.1) break;
+    }
+    if (envelope == 0) continue;
+    ASSERT_EQ(batch.status()[0], kStatusRunning);
+    const std::vector<double> s = batch.state();
+    EXPECT_GT(s[strut::kPos] + s[strut::kUnsprungPos], x_step + 0.5) << "front-left wheel over the step";
+    EXPECT_LE(highest - e0, 1e-3 * kinetic0) << "the ledger gained energy";
+  }
+  std::printf("front-left wheel's rise 0.1 m before the step: %.4f m with the envelope, %.4f m without\n",
+              rise_before[1], rise_before[0]);
+  EXPECT_GT(rise_before[1], 0.01) << "with the envelope the wheel climbs the edge ahead of its centre";
+  EXPECT_LT(rise_before[0], 0.002) << "without it the wheel stays down until its centre is over the step";
 }
 
 // --- vehicles --------------------------------------------------------------------------------

@@ -106,6 +106,7 @@ using fleetdyn::bench_ops::Counted;
 FLEETDYN_COUNTED_FUNCTION(sqrt, sqrt)
 FLEETDYN_COUNTED_FUNCTION(fabs, other)
 FLEETDYN_COUNTED_FUNCTION(floor, other)
+FLEETDYN_COUNTED_FUNCTION(ceil, other)
 FLEETDYN_COUNTED_FUNCTION(sin, transcendental)
 FLEETDYN_COUNTED_FUNCTION(cos, transcendental)
 FLEETDYN_COUNTED_FUNCTION(tan, transcendental)

@@ -263,9 +263,10 @@ void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s, bool has
   if (type == "plane") allowed.insert(allowed.end(), {"slope_deg", "bank_deg"});
   if (type == "hill") allowed.insert(allowed.end(), {"x", "y", "height", "radius"});
   if (type == "loop") allowed.insert(allowed.end(), {"x", "radius", "lateral_shift", "track_width"});
-  if (type == "heightfield") allowed.insert(allowed.end(), {"file", "x0", "y0", "dx", "dy"});
+  if (type == "heightfield") allowed.insert(allowed.end(), {"file", "x0", "y0", "dx", "dy", "tire_envelope"});
   if (type == "rough_road") {
-    allowed.insert(allowed.end(), {"class", "roughness", "length", "width", "dx", "dy", "seed", "per_sample"});
+    allowed.insert(allowed.end(),
+                   {"class", "roughness", "length", "width", "dx", "dy", "seed", "per_sample", "tire_envelope"});
   }
   const MapReader m(ctx, node, "terrain", allowed, " for terrain type " + type);
 
@@ -355,6 +356,9 @@ void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s, bool has
     s.heightfield_path = rel.is_absolute() ? rel.string() : (std::filesystem::path(ctx.file).parent_path() / rel).string();
     load_heightfield(ctx, file, s.heightfield_path, s.terrain);
   }
+  // The tires meet the grid through their envelope along their path (physics/core/tire_contact.h).
+  if (const YAML::Node* n = m.find("tire_envelope"))
+    s.terrain.desc.hf_envelope = ctx.boolean(*n, m.path("tire_envelope"));
   if (const YAML::Node* n = m.find("soil")) parse_soil(ctx, *n, s.terrain.desc);
   if (const YAML::Node* n = m.find("curb")) parse_curb(ctx, *n, type, s.terrain.desc);  // after rough_road's reset
 }

@@ -62,6 +62,7 @@ json scenario_json(const Scenario& s) {
     terrain["dx"] = d.hf_dx;
     terrain["dy"] = d.hf_dy;
   }
+  if (d.kind == TerrainKind::Heightfield) terrain["tire_envelope"] = d.hf_envelope != 0;
   if (d.soil_region) {  // terrain.soil (host/scenario/scenario.cpp parse_soil); open bounds left out
     json soil = {{"slip_speed", d.soil_slip_speed}};
     const std::pair<const char*, double> bounds[] = {{"x_min", d.soil_x_min},

@@ -16,6 +16,7 @@ namespace fleetdyn {
 // (host/backend/lanes.h) argument-dependent lookup finds its lane-wise overloads.
 using std::asin;
 using std::atan2;
+using std::ceil;
 using std::cos;
 using std::exp;
 using std::fabs;

@@ -43,6 +43,7 @@ struct TerrainDesc {
   const T* hf_heights;  // [m] nx*ny samples, row-major in y; host or device pointer matching the caller
   T hf_height_scale;    // [-] multiplies the heights (1 = as stored; a vehicle's own roughness, TerrainVariation)
   int hf_periodic;      // [-] nonzero: the grid tiles the plane (see above)
+  int hf_envelope;      // [-] nonzero: tires meet it through their envelope along their path (tire_contact.h)
   // Loop: inside of a cylinder of radius loop_radius, axis parallel to y, bottom tangent to the base
   // ground at x = loop_x. The track is a helix: its centreline sits at y = loop_lateral_shift * theta/(2 pi)
   // at lap angle theta in [0, 2 pi], so a car entering along +x at y ~ 0 exits at y ~ loop_lateral_shift.
@@ -96,6 +97,7 @@ struct TerrainDesc {
   X(hf_ny)                         \
   X(hf_height_scale)               \
   X(hf_periodic)                   \
+  X(hf_envelope)                   \
   X(loop_x)                        \
   X(loop_radius)                   \
   X(loop_lateral_shift)            \
@@ -344,7 +346,7 @@ FLEETDYN_FN T penetration(const TerrainContact<T>& c, T radius) {
 
 // Default descriptor (fill, then override the fields of the kind you want): flat ground at z = 0,
 // mu_scale 1, loop radius 8 m, lateral shift 3.5 m, track width 6 m, no heightfield (height
-// scale 1, not periodic), no soil region (its bounds open, dry sand, kSoilSlipSpeed), no curb
+// scale 1, not periodic, no tire envelope), no soil region (its bounds open, dry sand, kSoilSlipSpeed), no curb
 // (height 0; a vertical face if one is given a height), other fields 0.
 template <class T>
 FLEETDYN_FN TerrainDesc<T> default_terrain_desc() {
@@ -354,6 +356,7 @@ FLEETDYN_FN TerrainDesc<T> default_terrain_desc() {
   t.hf_heights = nullptr;
   t.hf_height_scale = T(1);
   t.hf_periodic = 0;
+  t.hf_envelope = 0;
   t.loop_radius = T(8);
   t.loop_lateral_shift = T(3.5);
   t.loop_track_width = T(6);

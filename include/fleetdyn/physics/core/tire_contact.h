@@ -220,6 +220,76 @@ FLEETDYN_CURB_FN TireContact<T> tire_curb_contact(const TerrainDesc<T>& t, const
   return {-clearance, normal, base.mu_scale, reach.extent, reach.lateral};
 }
 
+// Over a heightfield with hf_envelope, the tire (the ball's circle in its wheel plane) meets the
+// profile of the surface along its path within r0 of the wheel centre: the polyline through the
+// heights where the path crosses the grid's lines (the bilinear surface's kinks: a step's edge is
+// one) and at +-r0. The contact is the profile's nearest point to the wheel centre, along the line
+// from it to the centre. So a step shorter than the tire is met at its edge, as a rigid wheel
+// meets it, and a steep cell is met at its true distance, not the tangent plane's under the centre
+// (`under`, kept where the path is too short or the grid too fine to resolve).
+template <class T>
+FLEETDYN_CURB_FN TerrainContact<T> heightfield_envelope(const TerrainDesc<T>& t, const TerrainContact<T>& under,
+                                                        Vec3<T> wheel, T origin_x, T origin_y, Vec3<T> axis, T radius) {
+  const T ahead_x = axis.y, ahead_y = -axis.x;  // axis x up: the wheel plane's horizontal direction
+  const T ahead = sqrt(ahead_x * ahead_x + ahead_y * ahead_y);
+  if (!(ahead > T(1e-6)) || !(t.hf_dx > T(0)) || !(t.hf_dy > T(0))) return under;
+  const T fx = ahead_x / ahead, fy = ahead_y / ahead;
+  // Grid-line crossings of the two families, each in increasing s: s = (i - grid) / rate.
+  constexpr int kMaxCrossings = 128;  // per family; a finer grid than that within 2 r0: `under`
+  const T grid[2] = {((origin_x - t.hf_x0) + wheel.x) / t.hf_dx, ((origin_y - t.hf_y0) + wheel.y) / t.hf_dy};
+  const T rate[2] = {fx / t.hf_dx, fy / t.hf_dy};  // grid lines per metre of path
+  T next_line[2], step[2], last_line[2];
+  for (int k = 0; k < 2; ++k) {
+    const T reach = fabs(rate[k]) * radius;
+    if (!(reach - T(0) < T(kMaxCrossings))) return under;
+    const bool up = rate[k] > T(0);  // increasing s runs the lines up or down
+    next_line[k] = up ? ceil(grid[k] - reach) : floor(grid[k] + reach);
+    last_line[k] = up ? floor(grid[k] + reach) : ceil(grid[k] - reach);
+    step[k] = up ? T(1) : T(-1);
+    if (!(fabs(rate[k]) > T(1e-12))) {  // parallel to this family: no crossings
+      next_line[k] = T(1);
+      last_line[k] = T(0);
+      step[k] = T(1);
+    }
+  }
+  const auto height_at = [&](T s) {  // the surface's height below the wheel centre at s
+    const TerrainContact<T> c = terrain_ground_query(t, Vec3<T>{wheel.x + s * fx, wheel.y + s * fy, wheel.z}, origin_x, origin_y);
+    return c.distance / c.normal.z;
+  };
+  TerrainContact<T> best{T(HUGE_VAL), under.normal, under.mu_scale};
+  T s0 = -radius, b0 = height_at(s0);  // the polyline's previous vertex: s and depth below the centre
+  for (;;) {
+    // The nearer of the two families' next crossings, or the end of the path.
+    T s1 = radius;
+    int family = -1;
+    for (int k = 0; k < 2; ++k) {
+      if (step[k] * (last_line[k] - next_line[k]) < T(0)) continue;  // this family is done
+      const T s = (next_line[k] - grid[k]) / rate[k];
+      if (s < s1) {
+        s1 = s;
+        family = k;
+      }
+    }
+    if (family >= 0) next_line[family] += step[family];
+    if (s1 < s0) continue;  // a crossing at the path's start
+    const T b1 = height_at(s1);
+    // The segment (s0, -b0) - (s1, -b1) from the wheel centre at (0, 0) in the wheel plane.
+    const T ds = s1 - s0, db = b0 - b1;  // the segment's run and rise
+    const T length_sq = ds * ds + db * db;
+    const T along = length_sq > T(0) ? clamp((-s0 * ds + b0 * db) / length_sq, T(0), T(1)) : T(0);
+    const T ps = s0 + along * ds, pb = b0 - along * db;  // its nearest point: s, depth below the centre
+    const T distance = sqrt(ps * ps + pb * pb);
+    if (distance < best.distance && distance > T(0)) {
+      const T inv = T(1) / distance;
+      best = TerrainContact<T>{distance, Vec3<T>{-ps * fx * inv, -ps * fy * inv, pb * inv}, under.mu_scale};
+    }
+    if (family < 0) break;
+    s0 = s1;
+    b0 = b1;
+  }
+  return best.distance < T(HUGE_VAL) ? best : under;
+}
+
 // A tire's contacts (see the top of this file).
 template <class T>
 struct TireContacts {
@@ -240,7 +310,10 @@ template <class T>
 FLEETDYN_FN TireContacts<T> tire_contacts(const TerrainDesc<T>& t, Vec3<T> wheel, T origin_x, T origin_y, Vec3<T> axis,
                                           T radius, T half_width) {
   const TerrainContact<T> ground = terrain_ground_query(t, wheel, origin_x, origin_y);
-  TireContacts<T> out{tire_plane_contact(ground, axis, radius, half_width), no_tire_contact(radius)};
+  const TerrainContact<T> surface = t.kind == TerrainKind::Heightfield && t.hf_envelope
+                                        ? heightfield_envelope(t, ground, wheel, origin_x, origin_y, axis, radius)
+                                        : ground;
+  TireContacts<T> out{tire_plane_contact(surface, axis, radius, half_width), no_tire_contact(radius)};
   if (!terrain_has_curb(t)) return out;
   const TireContact<T> curb = tire_curb_contact(t, ground, wheel, origin_x, origin_y, axis, radius, half_width);
   if (curb.penetration > out.primary.penetration) {
