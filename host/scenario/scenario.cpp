@@ -15,6 +15,7 @@
 #include "fleetdyn/physics/core/terrain_soil.h"
 #include "fleetdyn/vehicle.h"
 #include "host/scenario/heightfield_file.h"
+#include "host/scenario/terrain_element_keys.h"
 #include "host/scenario/vehicle_file.h"
 #include "host/scenario/yaml_input.h"
 #include "host/study/study_parse.h"
@@ -167,53 +168,32 @@ void parse_vehicle(const Ctx& ctx, const YAML::Node& node, Scenario& s) {
 
 constexpr size_t kMaxScenarioBytes = size_t{16} << 20;  // a scenario file, read whole
 
+// A number key of terrain.curb / terrain.soil (terrain_element_keys.h) read from mapping m: false
+// when left out; a lo_open key's lo is 0.
+auto element_key_reader(const Ctx& ctx, const MapReader& m) {
+  return [&ctx, &m](const TerrainNumberKey& k, double* value) {
+    const YAML::Node* n = k.required ? &m.require(k.name) : m.find(k.name);
+    if (!n) return false;
+    *value = k.lo_open ? ctx.positive(*n, m.path(k.name), k.hi, k.unit)
+                       : ctx.number_in(*n, m.path(k.name), k.lo, k.hi, k.unit);
+    return true;
+  };
+}
+
 // terrain.soil: a soil region (physics/core/terrain_soil.h) on any terrain type: a preset, the
 // rectangle (open where a bound is left out) and any soil parameter overriding the preset's
 // (friction_angle in degrees here). The ranges are check_terrain_soil's.
 void parse_soil(const Ctx& ctx, const YAML::Node& node, TerrainDesc<double>& d) {
-  struct Key {
-    const char* name;
-    double SoilParams<double>::*member;
-    double scale;  // input unit -> SI
-  };
-  static const Key kKeys[] = {{"k_c", &SoilParams<double>::k_c, 1.0},
-                              {"k_phi", &SoilParams<double>::k_phi, 1.0},
-                              {"n", &SoilParams<double>::n, 1.0},
-                              {"cohesion", &SoilParams<double>::cohesion, 1.0},
-                              {"friction_angle_deg", &SoilParams<double>::friction_angle, kPi / 180.0},
-                              {"shear_modulus", &SoilParams<double>::shear_modulus, 1.0},
-                              {"c1", &SoilParams<double>::c1, 1.0},
-                              {"c2", &SoilParams<double>::c2, 1.0},
-                              {"unit_weight", &SoilParams<double>::unit_weight, 1.0}};
-  std::vector<std::string> allowed = {"preset", "x_min", "x_max", "y_min", "y_max", "slip_speed"};
-  for (const Key& k : kKeys) allowed.emplace_back(k.name);
-  const MapReader m(ctx, node, "terrain.soil", allowed);
-  d.soil_region = 1;
-  d.soil = soil_preset<double>(SoilPreset::DrySand);
+  const MapReader m(ctx, node, "terrain.soil", soil_key_names());
+  SoilParams<double> preset = soil_preset<double>(kSoilDefaultPreset);
   if (const YAML::Node* n = m.find("preset")) {
     try {
-      d.soil = soil_preset<double>(ctx.string(*n, "terrain.soil.preset"));
+      preset = soil_preset<double>(ctx.string(*n, "terrain.soil.preset"));
     } catch (const Error& e) {
       ctx.fail(*n, "terrain.soil.preset", e.what());
     }
   }
-  const auto bound = [&](const char* key, double* out) {
-    if (const YAML::Node* n = m.find(key)) *out = ctx.number_in(*n, m.path(key), -1.0e7, 1.0e7, "m");
-  };
-  bound("x_min", &d.soil_x_min);
-  bound("x_max", &d.soil_x_max);
-  bound("y_min", &d.soil_y_min);
-  bound("y_max", &d.soil_y_max);
-  if (const YAML::Node* n = m.find("slip_speed"))
-    d.soil_slip_speed = ctx.number_in(*n, m.path("slip_speed"), kSoilSlipSpeedMin, kSoilSlipSpeedMax, "m/s");
-  for (const Key& k : kKeys) {
-    if (const YAML::Node* n = m.find(k.name)) {
-      // The angle is checked in the unit it is written in; the others by check_terrain_soil below.
-      const double v = k.scale == 1.0 ? ctx.number(*n, m.path(k.name))
-                                      : ctx.number_in(*n, m.path(k.name), 0.0, kSoilFrictionAngleMax / k.scale, "deg");
-      d.soil.*k.member = v * k.scale;
-    }
-  }
+  read_soil(d, preset, element_key_reader(ctx, m));
   try {
     check_terrain_soil(d);
   } catch (const Error& e) {
@@ -226,29 +206,12 @@ void parse_soil(const Ctx& ctx, const YAML::Node& node, TerrainDesc<double>& d) 
 // terrain.curb: a straight curb on the base ground (physics/core/terrain_curb.h). Angles in
 // degrees as written; the descriptor holds radians.
 void parse_curb(const Ctx& ctx, const YAML::Node& node, const std::string& type, TerrainDesc<double>& d) {
-  if (type == "plane" || type == "loop") {
+  if (!curb_stands_on(d.kind)) {
     ctx.fail(node, "terrain.curb",
              "a curb stands on the base ground of terrain types flat, hill, heightfield and rough_road, not on " + type);
   }
-  const MapReader m(ctx, node, "terrain.curb",
-                    {"height", "x", "y", "heading_deg", "face_angle_deg", "edge_radius", "width"});
-  const auto num = [&](const char* key, double lo, double hi, const char* unit, double dflt) {
-    const YAML::Node* n = m.find(key);
-    return n ? ctx.number_in(*n, m.path(key), lo, hi, unit) : dflt;
-  };
-  d.curb_height = ctx.positive(m.require("height"), m.path("height"), 2.0, "m");
-  d.curb_x = num("x", -1.0e7, 1.0e7, "m", 0.0);
-  d.curb_y = num("y", -1.0e7, 1.0e7, "m", 0.0);
-  d.curb_heading = num("heading_deg", -360.0, 360.0, "deg", 0.0) * kPi / 180.0;
-  d.curb_offset = 0.0;
-  d.curb_face_angle = num("face_angle_deg", 5.0, 90.0, "deg", 90.0) * kPi / 180.0;
-  d.curb_width = num("width", 0.0, 1.0e3, "m", 0.0);
-  // The edge arc must fit the face (tangent length r tan(alpha/2) <= H / sin(alpha)) and half a
-  // ridge's top.
-  const double half_tan = std::tan(0.5 * d.curb_face_angle);
-  double r_max = d.curb_height / (std::sin(d.curb_face_angle) * half_tan);
-  if (d.curb_width > 0.0) r_max = std::min(r_max, 0.5 * d.curb_width / half_tan);
-  d.curb_edge_radius = num("edge_radius", 0.0, r_max, "m", 0.0);
+  const MapReader m(ctx, node, "terrain.curb", curb_key_names());
+  read_curb(d, element_key_reader(ctx, m));
 }
 
 void parse_terrain(const Ctx& ctx, const YAML::Node& node, Scenario& s, bool has_study) {

@@ -287,7 +287,8 @@ void bind_batch(py::module_& m) {
           py::arg("cpu_threads") = 0, py::arg("cpu_simd") = true, py::arg("pgs") = py::none(),
           "params: None (the HMMWV preset of the model), a StrutParams / CeParams (ce and pgs), a list of them (1 "
           "or num_vehicles), or a dict {name: number or array of num_vehicles} of overrides on the preset. terrain: "
-          "None (flat) or a dict {'type': 'flat'|'plane'|'hill'|'heightfield', ...}. step: None = the model's default "
+          "None (flat) or a dict {'type': 'flat'|'plane'|'hill'|'heightfield', ...}, with 'soil' and 'curb' dicts as "
+          "a scenario's terrain.soil and terrain.curb (python/README.md). step: None = the model's default "
           "step. substeps: 1..1000. cpu_threads: 0 (all hardware threads) .. 4096. num_vehicles: at most 2**31 - 1 "
           "values per state field (strut about 44 million vehicles, pgs about 6 million). pgs (model='pgs' only): "
           "None (defaults) or a dict of solver settings, the keys of a scenario's pgs: section: iterations (1..10000, "

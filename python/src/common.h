@@ -51,8 +51,9 @@ std::string key_name(const py::handle& key, const std::string& what);
 void set_error(PyObject* type, const char* message);
 // A real number: int, float, numpy int/float scalar or 0-d array (not bool, str, None, complex).
 double number_from(const py::handle& value, const std::string& what);
-// The same, finite and within [lo, hi] (unit appended to the range in the message).
-double number_in(const py::handle& value, const std::string& what, double lo, double hi, const std::string& unit = "");
+// The same, finite and within [lo, hi] ((lo, hi] where lo_open; unit appended to the range in the message).
+double number_in(const py::handle& value, const std::string& what, double lo, double hi, const std::string& unit = "",
+                 bool lo_open = false);
 // An integer (int, numpy integer; not bool or float) within [lo, hi].
 long long integer_in(const py::handle& value, const std::string& what, long long lo, long long hi);
 // An integer within [0, 2**64 - 1] (seeds).

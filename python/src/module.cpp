@@ -135,11 +135,11 @@ double number_from(const py::handle& value, const std::string& what) {
   throw py::type_error(what + ": expected a number, got " + describe(value));
 }
 
-double number_in(const py::handle& value, const std::string& what, double lo, double hi, const std::string& unit) {
+double number_in(const py::handle& value, const std::string& what, double lo, double hi, const std::string& unit, bool lo_open) {
   const double x = number_from(value, what);
-  if (!(x >= lo && x <= hi)) {
-    throw py::value_error(what + ": " + number_text(x) + " is outside [" + bound_text(lo) + ", " + bound_text(hi) +
-                          "]" + (unit.empty() ? "" : " " + unit));
+  if (!((lo_open ? x > lo : x >= lo) && x <= hi)) {
+    throw py::value_error(what + ": " + number_text(x) + " is outside " + (lo_open ? "(" : "[") + bound_text(lo) +
+                          ", " + bound_text(hi) + "]" + (unit.empty() ? "" : " " + unit));
   }
   return x;
 }

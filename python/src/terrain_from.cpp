@@ -1,15 +1,91 @@
-// A Python terrain description (None or a dict with 'type' and that type's keys) as a TerrainSpec,
-// with the key, value and allowed range of any error.
+// A Python terrain description (None or a dict with 'type' and that type's keys, and a 'soil' and
+// 'curb' on it as in scenario files) as a TerrainSpec, with the key, value and allowed range of any
+// error.
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "common.h"
 #include "fleetdyn/physics/core/math.h"
+#include "host/scenario/terrain_element_keys.h"
 
 namespace fleetdyn {
 namespace py_bindings {
+
+namespace {
+
+std::string listed(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
+  return text;
+}
+
+// terrain['curb'] or terrain['soil'] (`path`): a dict whose keys are among `allowed`.
+py::dict element_dict(const py::object& value, const std::string& path, const std::vector<std::string>& allowed) {
+  if (!py::isinstance<py::dict>(value)) throw py::type_error(path + ": expected a dict, got " + describe(value));
+  auto d = value.cast<py::dict>();
+  for (auto item : d) {
+    const std::string key = key_name(item.first, path);
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      throw py::value_error(path + ": unknown key '" + key + "' (known: " + listed(allowed) + ")");
+  }
+  return d;
+}
+
+// The reader of terrain_element_keys.h's number keys from dict d at `path`: false when left out,
+// else the value, finite and in the key's range.
+auto element_key_reader(const py::dict& d, const std::string& path) {
+  return [d, path](const TerrainNumberKey& k, double* value) {
+    if (!d.contains(k.name)) {
+      if (k.required) {
+        std::ostringstream range;
+        range << (k.lo_open ? "(" : "[") << k.lo << ", " << k.hi << "] " << k.unit;
+        throw py::value_error(path + ": needs '" + k.name + "', a number in " + range.str());
+      }
+      return false;
+    }
+    const std::string what = path + "['" + k.name + "']";
+    const py::object v = d[k.name];
+    if (!std::isfinite(number_from(v, what))) throw py::value_error(what + ": " + describe(v) + " is not finite");
+    *value = number_in(v, what, k.lo, k.hi, k.unit, k.lo_open);
+    return true;
+  };
+}
+
+// terrain['curb'] on terrain type `kind`: as a scenario's terrain.curb.
+void curb_from(const py::object& value, const std::string& kind, TerrainDesc<double>& t) {
+  const std::string path = "terrain['curb']";
+  if (!curb_stands_on(t.kind)) {
+    throw py::value_error(
+        path + ": a curb stands on the base ground of terrain types flat, hill and heightfield, not on " + kind);
+  }
+  read_curb(t, element_key_reader(element_dict(value, path, curb_key_names()), path));
+}
+
+// terrain['soil']: as a scenario's terrain.soil.
+void soil_from(const py::object& value, TerrainDesc<double>& t) {
+  const std::string path = "terrain['soil']";
+  const py::dict d = element_dict(value, path, soil_key_names());
+  SoilParams<double> preset = soil_preset<double>(kSoilDefaultPreset);
+  if (d.contains("preset")) {
+    const std::string name = text_from(d["preset"], path + "['preset']");
+    try {
+      preset = soil_preset<double>(name);
+    } catch (const Error& e) {
+      throw py::value_error(path + "['preset']: " + e.what());
+    }
+  }
+  read_soil(t, preset, element_key_reader(d, path));
+  try {
+    check_terrain_soil(t);
+  } catch (const Error& e) {
+    throw py::value_error(path + ": " + e.what());
+  }
+}
+
+}  // namespace
 
 TerrainSpec terrain_from(const py::object& terrain) {
   TerrainSpec spec;
@@ -42,7 +118,7 @@ TerrainSpec terrain_from(const py::object& terrain) {
   auto& t = spec.desc;
   t.base_height = get("base_height", 0.0, -1.0e4, 1.0e4, "m");
   t.mu_scale = get("mu_scale", 1.0, 0.0, 10.0, "");
-  std::vector<std::string> allowed = {"type", "base_height", "mu_scale"};
+  std::vector<std::string> allowed = {"type", "base_height", "mu_scale", "soil", "curb"};
   if (kind == "flat") {
     t.kind = TerrainKind::Flat;
   } else if (kind == "plane") {
@@ -86,11 +162,11 @@ TerrainSpec terrain_from(const py::object& terrain) {
   for (auto item : d) {
     const auto key = item.first.cast<std::string>();
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      std::string known;
-      for (const auto& a : allowed) known += (known.empty() ? "" : ", ") + a;
-      throw py::value_error("terrain (" + kind + "): unknown key '" + key + "' (known: " + known + ")");
+      throw py::value_error("terrain (" + kind + "): unknown key '" + key + "' (known: " + listed(allowed) + ")");
     }
   }
+  if (d.contains("soil")) soil_from(d["soil"], t);
+  if (d.contains("curb")) curb_from(d["curb"], kind, t);
   return spec;
 }
 

@@ -210,7 +210,7 @@ def heightfield_heights(rng):
     return {"type": "heightfield", "heights": heights, "dx": 1.0, "dy": 1.0}
 
 
-TERRAIN_KEYS = {"type", "base_height", "mu_scale", "slope", "bank", "x", "y", "height", "radius"}
+TERRAIN_KEYS = {"type", "base_height", "mu_scale", "slope", "bank", "x", "y", "height", "radius", "soil", "curb"}
 TERRAINS = (pick("flat", 3, [("type", "flat")], ("flat",), object()),
             lambda rng: {"type": rng.choice((junk({"flat", "plane", "hill", "heightfield"})(rng), 3, None, ["flat"]))},
             lambda rng: {"type": rng.choice(("flat", "plane", "hill")), junk(TERRAIN_KEYS)(rng): 1.0},

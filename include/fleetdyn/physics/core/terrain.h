@@ -328,13 +328,18 @@ FLEETDYN_FN TerrainContact<T> terrain_ground_query(const TerrainDesc<T>& t, Vec3
   }
 }
 
+// Whether terrain of this kind has base ground a curb stands on: every kind but plane and loop.
+FLEETDYN_FN constexpr bool curb_stands_on(TerrainKind kind) {
+  return kind != TerrainKind::Plane && kind != TerrainKind::Loop;
+}
+
 // Contact query at world point (origin_x + local.x, origin_y + local.y, local.z). The per-vehicle
 // origin keeps local offsets small so fp32 stays precise far from the world origin. A curb stands
-// on the base ground of every kind but plane and loop.
+// on the base ground where curb_stands_on.
 template <class T>
 FLEETDYN_FN TerrainContact<T> terrain_query(const TerrainDesc<T>& t, Vec3<T> local, T origin_x, T origin_y) {
   const TerrainContact<T> base = terrain_ground_query(t, local, origin_x, origin_y);
-  if (!(t.curb_height > T(0)) || t.kind == TerrainKind::Plane || t.kind == TerrainKind::Loop) return base;
+  if (!(t.curb_height > T(0)) || !curb_stands_on(t.kind)) return base;
   return terrain_detail::curb_contact(t, base, local, origin_x, origin_y);
 }
 
