@@ -345,6 +345,13 @@ TEST(Scenario, HeightfieldLoadsRelativeToTheScenario) {
   EXPECT_EQ(s.terrain.heightfield[1], 0.5);  // row 0 (y0), column 1
   EXPECT_EQ(s.terrain.heightfield[3], 2.0);  // row 1, column 0
   EXPECT_EQ(s.heightfield_file, "maps/h.csv");
+  EXPECT_EQ(s.terrain.desc.hf_envelope, 0) << "the tire envelope is off unless asked for";
+  // tire_envelope: a boolean on heightfield (and rough_road) terrain, an unknown key elsewhere.
+  const std::string hf = "duration: 1.0\nterrain:\n  type: heightfield\n  file: maps/h.csv\n  dx: 0.5\n  dy: 0.25\n";
+  EXPECT_EQ(parse_scenario(hf + "  tire_envelope: true\n", path).terrain.desc.hf_envelope, 1);
+  EXPECT_EQ(parse_error(hf + "  tire_envelope: 3\n", path).field(), "terrain.tire_envelope");
+  EXPECT_EQ(parse_error("duration: 1.0\nterrain:\n  type: flat\n  tire_envelope: true\n", path).field(),
+            "terrain.tire_envelope");
   // A heightfield without spacing is an error naming the missing key.
   const ScenarioError e = parse_error("duration: 1.0\nterrain:\n  type: heightfield\n  file: maps/h.csv\n  dx: 0.5\n", path);
   EXPECT_EQ(e.field(), "terrain.dy");

@@ -43,6 +43,8 @@ std::vector<double> scalar_or_array(const py::handle& value, int n, const char* 
 
 // "'abc' (str)": the value's repr (shortened) and its type, for messages.
 std::string describe(const py::handle& value);
+// A Python bool or numpy bool (not an int, None or a string); TypeError naming `what` otherwise.
+bool bool_from(const py::handle& value, const std::string& what);
 // A str (TypeError otherwise) as UTF-8 (ValueError for one with no encoding: lone surrogates).
 std::string text_from(const py::handle& value, const std::string& what);
 // A dict key that must be a name (str).

@@ -70,14 +70,6 @@ void set_vehicle(VectorEnvConfig& c, const py::handle& value) {
       describe(value));
 }
 
-// A Python bool or numpy bool (not an int, None or a string); TypeError naming `what` otherwise.
-bool bool_from(const py::handle& value, const std::string& what) {
-  if (PyBool_Check(value.ptr())) return value.ptr() == Py_True;
-  py::array a = py::array::ensure(value);
-  if (a && a.ndim() == 0 && a.dtype().kind() == 'b') return a.attr("item")().cast<bool>();
-  throw py::type_error(what + ": expected True or False, got " + describe(value));
-}
-
 // A finite number; TypeError / ValueError naming `what` otherwise.
 double finite_from(const py::handle& value, const std::string& what) {
   const double x = number_from(value, what);

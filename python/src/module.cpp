@@ -84,6 +84,14 @@ std::string describe(const py::handle& value) {
   return one_line + " (" + Py_TYPE(value.ptr())->tp_name + ")";
 }
 
+// A Python bool or numpy bool (not an int, None or a string); TypeError naming `what` otherwise.
+bool bool_from(const py::handle& value, const std::string& what) {
+  if (PyBool_Check(value.ptr())) return value.ptr() == Py_True;
+  py::array a = py::array::ensure(value);
+  if (a && a.ndim() == 0 && a.dtype().kind() == 'b') return a.attr("item")().cast<bool>();
+  throw py::type_error(what + ": expected True or False, got " + describe(value));
+}
+
 std::string text_from(const py::handle& value, const std::string& what) {
   if (!PyUnicode_Check(value.ptr())) throw py::type_error(what + ": expected a string, got " + describe(value));
   Py_ssize_t size = 0;

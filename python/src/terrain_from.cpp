@@ -155,7 +155,9 @@ TerrainSpec terrain_from(const py::object& terrain) {
     t.hf_x0 = get("x0", 0.0, -1.0e7, 1.0e7, "m");
     t.hf_y0 = get("y0", 0.0, -1.0e7, 1.0e7, "m");
     spec.heightfield.assign(h.data(), h.data() + h.size());
-    allowed.insert(allowed.end(), {"heights", "dx", "dy", "x0", "y0"});
+    // The tires meet the grid through their envelope along their path (physics/core/tire_contact.h).
+    if (d.contains("tire_envelope")) t.hf_envelope = bool_from(d["tire_envelope"], "terrain['tire_envelope']");
+    allowed.insert(allowed.end(), {"heights", "dx", "dy", "x0", "y0", "tire_envelope"});
   } else {
     throw py::value_error("terrain: unknown type '" + kind + "' (known: flat, plane, hill, heightfield)");
   }

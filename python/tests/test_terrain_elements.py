@@ -148,3 +148,32 @@ BAD = [
 def test_bad_curb_and_soil_keys_are_refused_by_name(terrain, error, match):
     with pytest.raises(error, match=match):
         fleetdyn.Batch(1, backend="cpu", terrain={"type": "flat", **terrain})
+
+
+def step_heights(h):
+    """A heightfield along x (dx 0.01 m, 2 rows 10 m apart): flat to x = 4 m, h over one cell, then level."""
+    row = np.where(np.arange(801) > 400, h, 0.0)
+    return np.vstack([row, row])
+
+
+def test_the_tire_envelope_takes_a_heightfield_step():
+    # Coasting at 3 m/s onto a 0.1 m step over one 1 cm cell: with the envelope the tires meet the
+    # step's edge as rigid wheels do (tests/test_tire_contact.cpp checks the geometry), and the
+    # vehicle climbs onto the step and runs on.
+    terrain = {"type": "heightfield", "heights": step_heights(0.1), "dx": 0.01, "dy": 10.0,
+               "x0": 0.0, "y0": -5.0, "tire_envelope": True}
+    b = fleetdyn.Batch(1, backend="cpu", terrain=terrain)
+    b.set_initial_conditions(x=4.0 - 2.0, speed=3.0)  # the front axle about 0.5 m short of the step
+    z0 = b.snapshots()["position"][0, 2]
+    s = run(b, 4.0)
+    assert s["status"][0] == 0
+    assert s["position"][0, 2] > z0 + 0.08  # the body is up on the step
+    assert s["position"][0, 0] > 4.0 + 2.0
+
+
+def test_tire_envelope_is_a_bool_on_heightfields_only():
+    terrain = {"type": "heightfield", "heights": step_heights(0.1), "dx": 0.01, "dy": 10.0}
+    with pytest.raises(TypeError, match=r"terrain\['tire_envelope'\]"):
+        fleetdyn.Batch(1, backend="cpu", terrain={**terrain, "tire_envelope": "yes"})
+    with pytest.raises(ValueError, match="tire_envelope"):
+        fleetdyn.Batch(1, backend="cpu", terrain={"type": "flat", "tire_envelope": True})

@@ -297,13 +297,6 @@ struct TireContacts {
   TireContact<T> secondary;  // the other surface, if it touches too (penetration > 0)
 };
 
-// Whether terrain t has a curb the tires meet (terrain_query's rule: on every kind but plane and
-// loop).
-template <class T>
-FLEETDYN_FN bool terrain_has_curb(const TerrainDesc<T>& t) {
-  return t.curb_height > T(0) && t.kind != TerrainKind::Plane && t.kind != TerrainKind::Loop;
-}
-
 // The tire of the wheel centred at `wheel` (local to the origin) with spin axis `axis` (world).
 // The SIMD lanes have their own overload (host/strut/strut_lanes.h).
 template <class T>
@@ -314,7 +307,7 @@ FLEETDYN_FN TireContacts<T> tire_contacts(const TerrainDesc<T>& t, Vec3<T> wheel
                                         ? heightfield_envelope(t, ground, wheel, origin_x, origin_y, axis, radius)
                                         : ground;
   TireContacts<T> out{tire_plane_contact(surface, axis, radius, half_width), no_tire_contact(radius)};
-  if (!terrain_has_curb(t)) return out;
+  if (!(t.curb_height > T(0)) || !curb_stands_on(t.kind)) return out;
   const TireContact<T> curb = tire_curb_contact(t, ground, wheel, origin_x, origin_y, axis, radius, half_width);
   if (curb.penetration > out.primary.penetration) {
     out.secondary = out.primary;
