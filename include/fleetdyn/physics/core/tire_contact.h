@@ -1,4 +1,4 @@
-// The tire's contacts with the terrain, shared by strut and ce.
+// The tire's contacts with the terrain, shared by strut, ce and pgs (its tire mode).
 //
 // The tire's solid is the ball of its unloaded radius r0 about the wheel centre cut by the two
 // sidewall planes at +-b = +-width/2 along the spin axis. Its tread is a zone of that ball, so
@@ -14,7 +14,9 @@
 // the curb's line, so the problem is the 2-D one in the curb's section). The deeper contact is
 // the tire's `primary`, through the tire model; the other, when it touches too (a tire on the
 // ground pressed against the face), is `secondary`: the same radial spring and damper and Coulomb
-// friction (tire_secondary_force). Both are potentials (tire_contacts_potential).
+// friction (tire_secondary_force). Both are potentials (tire_contacts_potential). Over a
+// heightfield with hf_envelope the ground's contact is the tire's envelope along its path
+// (heightfield_envelope) instead of the surface under the wheel centre.
 // Single-source (host and device), no allocation. SI units, ISO frames.
 #pragma once
 
