@@ -294,6 +294,24 @@ FLEETDYN_FN TerrainContact<T> loop_contact(const TerrainDesc<T>& t, Vec3<T> loca
 #define FLEETDYN_CURB_FN __attribute__((noinline))
 #endif
 
+// A point in the curb's section: u across its line (+ towards the raised side), w its height above
+// the base ground (`base`, the base ground's contact there), and the section's across direction
+// e_u = (-sin heading, cos heading, 0) (world).
+template <class T>
+struct CurbSectionPoint {
+  T u, w;
+  T across_x, across_y;
+};
+
+template <class T>
+FLEETDYN_FN CurbSectionPoint<T> curb_section_point(const TerrainDesc<T>& t, const TerrainContact<T>& base,
+                                                   Vec3<T> local, T origin_x, T origin_y) {
+  const T ch = cos(t.curb_heading), sh = sin(t.curb_heading);
+  const T dx = (origin_x - t.curb_x) + local.x;  // relative to the curb first: fp32 stays precise
+  const T dy = (origin_y - t.curb_y) + local.y;
+  return {(ch * dy - sh * dx) - t.curb_offset, base.distance / base.normal.z, -sh, ch};
+}
+
 // The union of the base ground (contact `base`, from a height surface) and the curb: the
 // exact signed distance in the curb's cross-section (terrain_curb.h), on a flat base exactly the
 // 3-D distance. On a curved base the section's w is the height above the base ground where the
@@ -301,14 +319,10 @@ FLEETDYN_FN TerrainContact<T> loop_contact(const TerrainDesc<T>& t, Vec3<T> loca
 template <class T>
 FLEETDYN_CURB_FN TerrainContact<T> curb_contact(const TerrainDesc<T>& t, const TerrainContact<T>& base, Vec3<T> local,
                                                 T origin_x, T origin_y) {
-  const T ch = cos(t.curb_heading), sh = sin(t.curb_heading);
-  const T dx = (origin_x - t.curb_x) + local.x;  // relative to the curb first: fp32 stays precise
-  const T dy = (origin_y - t.curb_y) + local.y;
-  const T u = (ch * dy - sh * dx) - t.curb_offset;  // across the line, + towards the raised side
-  const T w = base.distance / base.normal.z;        // height above the base ground
-  const CurbSection<T> s = curb_section(t.curb_height, t.curb_face_angle, t.curb_edge_radius, t.curb_width, u, w);
+  const CurbSectionPoint<T> q = curb_section_point(t, base, local, origin_x, origin_y);
+  const CurbSection<T> s = curb_section(t.curb_height, t.curb_face_angle, t.curb_edge_radius, t.curb_width, q.u, q.w);
   if (s.ground) return base;
-  return TerrainContact<T>{s.distance, Vec3<T>{-sh * s.nu, ch * s.nu, s.nw}, base.mu_scale};
+  return TerrainContact<T>{s.distance, Vec3<T>{q.across_x * s.nu, q.across_y * s.nu, s.nw}, base.mu_scale};
 }
 
 }  // namespace terrain_detail

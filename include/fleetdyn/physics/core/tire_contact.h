@@ -126,11 +126,8 @@ template <class T>
 FLEETDYN_CURB_FN TireContact<T> tire_curb_contact(const TerrainDesc<T>& t, const TerrainContact<T>& base, Vec3<T> wheel,
                                                   T origin_x, T origin_y, Vec3<T> axis, T radius, T half_width) {
   using tire_contact_detail::curb_clearance;
-  const T ch = cos(t.curb_heading), sh = sin(t.curb_heading);
-  const T dx = (origin_x - t.curb_x) + wheel.x;  // relative to the curb first: fp32 stays precise
-  const T dy = (origin_y - t.curb_y) + wheel.y;
-  const T u = (ch * dy - sh * dx) - t.curb_offset;  // across the line, + towards the raised side
-  const T w = base.distance / base.normal.z;        // height above the base ground
+  const auto q = terrain_detail::curb_section_point(t, base, wheel, origin_x, origin_y);
+  const T u = q.u, w = q.w;
   const CurbProfile<T> g = curb_profile(t.curb_height, t.curb_face_angle, t.curb_edge_radius, t.curb_width);
   // The block lies within u in [0, 2 middle] (a step: u >= 0) and w <= H: a tire farther than r0
   // from that box cannot touch it.
@@ -144,7 +141,7 @@ FLEETDYN_CURB_FN TireContact<T> tire_curb_contact(const TerrainDesc<T>& t, const
     const TireContact<T> c = tire_plane_contact(top, axis, radius, half_width);
     return c.penetration > T(0) ? c : no_tire_contact(radius);
   }
-  const Vec3<T> e_u{-sh, ch, T(0)};
+  const Vec3<T> e_u{q.across_x, q.across_y, T(0)};
   const T half_pi = T(1.5707963267948966192);
   const T face_psi = half_pi + atan2(g.sa, g.ca);  // the face's outward normal (-sin a, cos a)
   const T lo = g.ridge ? T(2) * half_pi - face_psi : half_pi, hi = face_psi;
