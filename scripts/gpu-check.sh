@@ -14,15 +14,17 @@
 #      ce 4e5, pgs 5e4; fp32 and fp64; shared and per-vehicle parameters), the measuring kernel
 #      variants when the pack has them (device-pack.sh --variants), and Nsight Compute on the
 #      strut fp32 kernel.
-# Estimated run times on an H200 machine (16 cores), from the CPU side measured here (the CPU
-# references of the parity tests: strut ~10-20 us, ce ~70 us, pgs ~0.5 ms per vehicle-step on one
-# core of the 2-core dev VM, loaded) and the number of steps and runs:
-#   part 1: ~3 min (CPU references ~60 s of one core in all, spread over 16; 16 programs'
-#           start-up and CUDA module load ~3 s each; validate ~20 s; three scenario runs ~40 s)
-#   part 2: ~5 min (43 sanitizer runs at ~5-10 s each: start-up and instrumenting the module
-#           dominate; the runs themselves are 13 vehicles for 0.1-2.5 s)
-#   part 3: ~4 min (12 bench measurements of ~0.5 s plus batch set-up, ~5-15 s each at these
-#           sizes; variants +2 min; ncu ~30 s)
+# Estimated run times on an H200 machine (16 cores), from the CPU side measured on the 2-core dev
+# VM (one core, loaded: strut 2.5 us, ce 37 us, pgs 70 us per vehicle-step in CPU batches of 8;
+# the vector env at 1001 envs 1 s strut, 3 s ce) and the number of steps and runs:
+#   part 1: ~3 min. The CPU references add up to ~75 s of one core (batch contract ~21 s, the
+#           vector envs ~17 s, drivers ~4 s, body contact, curb and soil one vehicle each, the
+#           other programs' existing cases ~30 s), less with the CPU's threads; 16 programs'
+#           start-up and module load ~3 s each; validate ~20 s; the three scenario runs ~30 s.
+#   part 2: ~5 min: 43 sanitizer runs of ~5-10 s each (start-up and instrumenting the module
+#           dominate; the runs are 13 vehicles for 0.1-2.5 s of simulated time).
+#   part 3: ~3 min: 12 bench measurements (0.5 s each after a warm-up, plus the set-up of up to
+#           10^6 vehicles: ~5-15 s each); with the variants ~2 min more; ncu ~30 s.
 # Each part stops starting steps after GPU_CHECK_BUDGET_S (default 450 s) and fails as incomplete.
 # Each ends with a one-screen summary (one line per step: name, PASS/FAIL/SKIP, seconds) and exits
 # non-zero if any step failed or was skipped. Logs and gtest/bench JSON: $OUT/gpu-check-partN.tar.gz
