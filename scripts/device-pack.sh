@@ -1,25 +1,50 @@
 #!/usr/bin/env bash
 # Build the programs a GPU session runs on the lent device machine (which has nvcc but none of the
-# Debian libraries): compiled here for sm_90 (H100/H200), then packed with the shared libraries
-# they need by ../shared/tools/device-pack into .device/ (git-ignored). On the device machine,
-# with `.device` in the run's carry:   scripts/gpu-check.sh   (and scripts/gpu-python.sh)
+# Debian libraries): compiled here for sm_90 (H100/H200) with the library shared (the programs
+# share one copy of the kernels), then packed with the shared libraries they need by
+# ../shared/tools/device-pack into .device/ (git-ignored): the fleetdyn CLI and every test program
+# with CUDA-against-CPU cases (ctest label `cuda`, listed in .device/cuda-tests.txt). The build's
+# options go to .device/build-options.txt. Fails if the pack exceeds 60 MiB (the device tool
+# carries 64 MiB, working tree included).
+#   scripts/device-pack.sh [--variants]
+#     --variants  also build the CUDA kernel variants kept for measuring (FLEETDYN_CUDA_LANES=vehicle,
+#                 FLEETDYN_CUDA_CORNER_REGISTERS=128, FLEETDYN_CUDA_PARAMS=global; gpu-check.sh 3).
+# On the device machine, with `.device` in the run's carry: scripts/gpu-check.sh 1|2|3 (and
+# scripts/gpu-python.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+variants=OFF
+for arg in "$@"; do
+  case "$arg" in
+    --variants) variants=ON ;;
+    *) echo "usage: scripts/device-pack.sh [--variants]" >&2; exit 2 ;;
+  esac
+done
 pack_tool=${DEVICE_PACK:-../shared/tools/device-pack}
 [ -x "$pack_tool" ] || { echo "device-pack.sh: $pack_tool not found (set DEVICE_PACK)" >&2; exit 2; }
 scripts/install-deps.sh
-cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLEETDYN_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90
+cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLEETDYN_CUDA=ON -DFLEETDYN_SHARED_LIBRARY=ON \
+  -DCMAKE_CUDA_ARCHITECTURES=90-real -DFLEETDYN_CUDA_VARIANTS="$variants" -DFLEETDYN_BUILD_BENCH=OFF \
+  -DFLEETDYN_BUILD_PYTHON=OFF
 cmake --build build-device -j "$(nproc 2>/dev/null || echo 2)"
-"$pack_tool" .device build-device/fleetdyn build-device/bench/fleetdyn_bench \
-  build-device/tests/test_batch_contract build-device/tests/test_backend_parity build-device/tests/test_strut_static build-device/tests/test_strut_dynamics \
-  build-device/tests/test_strut_energy build-device/tests/test_strut_integrator \
-  build-device/tests/test_ce_batch build-device/tests/test_ce_dynamics \
-  build-device/tests/test_vector_env build-device/tests/test_ce_vector_env build-device/bench/fleetdyn_bench_env \
-  build-device/tests/test_pgs_backends build-device/tests/test_pgs_vehicle build-device/tests/test_pgs_lanes \
-  build-device/bench/fleetdyn_bench_pgs \
-  build-device/tests/test_batch_composition build-device/tests/test_study build-device/tests/test_corner_lanes \
-  build-device/tests/test_ce_validate build-device/tests/test_pgs_validate build-device/tests/test_batch_summary \
-  build-device/tests/test_body_contact build-device/tests/test_soil_vehicle build-device/tests/test_curb
+# The test programs with CUDA cases, from the ctest label (each test's command is its program).
+mapfile -t programs < <(ctest --test-dir build-device -L cuda --show-only=json-v1 |
+  python3 -c 'import json, os, sys
+seen = []
+for t in json.load(sys.stdin)["tests"]:
+    p = t["command"][0]
+    if p not in seen and os.access(p, os.X_OK):
+        seen.append(p)
+print("\n".join(seen))')
+[ "${#programs[@]}" -gt 0 ] || { echo "device-pack.sh: no test carries the label cuda" >&2; exit 1; }
+"$pack_tool" .device build-device/fleetdyn "${programs[@]}"
+for p in "${programs[@]}"; do basename "$p"; done > .device/cuda-tests.txt
+{
+  echo "variants=$variants"
+  echo "shared_library=ON"
+  echo "cuda_architectures=90-real"
+  echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo -dirty)"
+} > .device/build-options.txt
 # The Python module is built on the device machine itself (scripts/gpu-python.sh); the core
 # library needs Eigen's headers there. Eigen's CMake package is relocatable: carried as is.
 # Debian installs PREFIX/share/eigen3/cmake/Eigen3Config.cmake: the prefix is four levels up.
@@ -29,3 +54,6 @@ eigen_prefix=$(dirname "$(dirname "$(dirname "$(dirname "$eigen_config")")")")
 rm -rf .device/eigen && mkdir -p .device/eigen/include .device/eigen/share
 cp -r "$eigen_prefix/include/eigen3" .device/eigen/include/
 cp -r "$eigen_prefix/share/eigen3" .device/eigen/share/
+size=$(du -sm .device | cut -f1)
+echo "device-pack.sh: ${#programs[@]} test programs (.device/cuda-tests.txt), variants $variants, ${size} MiB in .device"
+[ "$size" -le 60 ] || { echo "device-pack.sh: .device is ${size} MiB, over 60 MiB" >&2; exit 1; }

@@ -1,113 +1,116 @@
 #!/usr/bin/env bash
-# Run on the lent GPU machine from the repository root, after scripts/device-pack.sh here:
-# the CUDA parity tests of every model (test_batch_contract, test_ce_batch, test_pgs_*), the
-# vector env's, bit-identical results whatever the batch (test_batch_composition, the study's
-# worst-case rerun), the physics tests (CPU, as a sanity check of the packed build), GPU runs of
-# the default scenarios, `fleetdyn bench` on CUDA and CPU for strut, ce and pgs, the pgs
-# solver's thread-vs-warp kernel benchmark, and compute-sanitizer memcheck and racecheck over
-# short runs of every kernel (scripts/gpu-sanitize.sh); four lanes per vehicle against one thread
-# per vehicle (bench and Nsight Compute). With --python it then runs scripts/gpu-python.sh: the
-# Python GPU tests, the vector env from Python and the PPO example trained with PyTorch on CUDA
-# (it builds the module on the machine: several minutes more). Results go to $OUT when it is set,
-# else to bench/results/.
+# The GPU check, in three parts, each one call of the device tool (at most 8 minutes), run from the
+# repository root on the lent GPU machine after scripts/device-pack.sh here (`.device` in the
+# run's carry):   scripts/gpu-check.sh 1|2|3
+#   1  every CUDA case (--gtest_filter='*Cuda*') of the programs in .device/cuda-tests.txt (the
+#      ctest label `cuda`): parity with the CPU of every model, fp32 and fp64, open-loop and driven,
+#      at the usual and at awkward sizes (13, 1001), the vector envs, body contact, curb, soil, the
+#      pgs solver and lanes, bit-identical batches, the device's own validation and summaries, the
+#      study's worst cases on CUDA; `fleetdyn validate` of ce and pgs on CUDA; GPU runs of the
+#      default scenarios (strut, ce, pgs) at 10^4 vehicles.
+#   2  compute-sanitizer: memcheck, synccheck, initcheck on every kernel and racecheck on the
+#      shared-memory ones (scripts/gpu-sanitize.sh).
+#   3  one round of `fleetdyn bench` on CUDA at the sizes that fill an H100/H200 (strut 10^6,
+#      ce 4e5, pgs 5e4; fp32 and fp64; shared and per-vehicle parameters), the measuring kernel
+#      variants when the pack has them (device-pack.sh --variants), and Nsight Compute on the
+#      strut fp32 kernel.
+# Estimated run times on an H200 machine (16 cores), from the CPU side measured on the 2-core dev
+# VM (one core, loaded: strut 2.5 us, ce 37 us, pgs 70 us per vehicle-step in CPU batches of 8;
+# the vector env at 1001 envs 1 s strut, 3 s ce) and the number of steps and runs:
+#   part 1: ~3 min. The CPU references add up to ~75 s of one core (batch contract ~21 s, the
+#           vector envs ~17 s, drivers ~4 s, body contact, curb and soil one vehicle each, the
+#           other programs' existing cases ~30 s), less with the CPU's threads; 16 programs'
+#           start-up and module load ~3 s each; validate ~20 s; the three scenario runs ~30 s.
+#   part 2: ~5 min: 43 sanitizer runs of ~5-10 s each (start-up and instrumenting the module
+#           dominate; the runs are 13 vehicles for 0.1-2.5 s of simulated time).
+#   part 3: ~3 min: 12 bench measurements (0.5 s each after a warm-up, plus the set-up of up to
+#           10^6 vehicles: ~5-15 s each); with the variants ~2 min more; ncu ~30 s.
+# Each part stops starting steps after GPU_CHECK_BUDGET_S (default 450 s) and fails as incomplete.
+# Each ends with a one-screen summary (one line per step: name, PASS/FAIL/SKIP, seconds) and exits
+# non-zero if any step failed or was skipped. Logs and gtest/bench JSON: $OUT/gpu-check-partN.tar.gz
+# when OUT is set (the device tool's), else bench/results/gpu-check/partN/. The Python GPU check
+# is separate and optional: scripts/gpu-python.sh.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-out=${OUT:-bench/results}
-mkdir -p "$out"
-run() { echo "== $*"; .device/run "$@"; echo "== exit $?"; }
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 | tee "$out/gpu.txt"
-run test_batch_contract --gtest_output=json:"$out/test_batch_contract.json" 2>&1 | tail -25
-run test_backend_parity --gtest_output=json:"$out/test_backend_parity.json" 2>&1 | tail -25
-run test_ce_batch --gtest_output=json:"$out/test_ce_batch.json" 2>&1 | tail -25
-run test_vector_env --gtest_output=json:"$out/test_vector_env.json" 2>&1 | tail -25
-run test_ce_vector_env --gtest_output=json:"$out/test_ce_vector_env.json" 2>&1 | tail -25
-run test_pgs_backends --gtest_output=json:"$out/test_pgs_backends.json" 2>&1 | tail -25
-run test_pgs_vehicle --gtest_output=json:"$out/test_pgs_vehicle.json" 2>&1 | tail -25
-# The pgs vehicle's own kernel (lanes per vehicle, kernels/pgs_vehicle_kernel.cu) against the CPU.
-run test_pgs_lanes --gtest_output=json:"$out/test_pgs_lanes.json" 2>&1 | tail -25
-# A vehicle's bits whatever its batch (alone, shared or own parameters, driven), and a study's
-# worst cases re-simulated to the bits of their samples.csv rows, on CUDA.
-run test_corner_lanes 2>&1 | tail -4
-# Body contact and the rollover metrics of strut and ce on CUDA against the CPU.
-run test_body_contact --gtest_output=json:"$out/test_body_contact.json" 2>&1 | tail -12
-# Soft soil under strut and ce on CUDA against the CPU.
-run test_soil_vehicle --gtest_filter='*Cuda*' --gtest_output=json:"$out/test_soil_vehicle.json" 2>&1 | tail -8
-# A strut HMMWV sliding into a curb on CUDA against the CPU.
-run test_curb --gtest_filter='CurbTrip.CudaMatchesCpu' --gtest_output=json:"$out/test_curb.json" 2>&1 | tail -6
-# The device's own checks: ce accelerations and pgs bilateral rows against cuBLAS batched dense
-# solves, and batch summaries reduced on the device (Thrust) against the host's.
-run test_ce_validate --gtest_output=json:"$out/test_ce_validate.json" 2>&1 | tail -6
-run test_pgs_validate --gtest_output=json:"$out/test_pgs_validate.json" 2>&1 | tail -6
-run test_batch_summary --gtest_output=json:"$out/test_batch_summary.json" 2>&1 | tail -6
-run fleetdyn validate --model ce --backend cuda --precision fp32 --vehicles 100000 2>&1 | tail -4
-run fleetdyn validate --model pgs --backend cuda --precision fp64 --vehicles 10000 2>&1 | tail -4
-run test_batch_composition --gtest_output=json:"$out/test_batch_composition.json" 2>&1 | tail -25
-run test_study --gtest_filter='*OnCuda*' --gtest_output=json:"$out/test_study_cuda.json" 2>&1 | tail -12
-for t in test_strut_static test_strut_dynamics test_strut_energy test_strut_integrator test_ce_dynamics; do
-  run "$t" 2>&1 | tail -3
-done
-run fleetdyn run scenarios/default.yaml --backend cuda --precision fp32 --vehicles 100000 --out "$out/run-cuda" 2>&1 | tail -6
-run fleetdyn run scenarios/ce_step_steer.yaml --backend cuda --precision fp32 --vehicles 100000 --out "$out/run-cuda-ce" 2>&1 | tail -6
-run fleetdyn run scenarios/pgs_step_steer.yaml --backend cuda --precision fp32 --vehicles 10000 --out "$out/run-cuda-pgs" 2>&1 | tail -6
-machine=${MACHINE:-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ' ' '-' | tr -cd 'A-Za-z0-9_.-')}
-machine=${machine:-gpu}
-cpus=$(nproc 2>/dev/null || echo 1)
-# CUDA up to a million vehicles; the host CPU of the GPU machine with 1 thread and all of them.
-run fleetdyn bench --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1,100,10000,100000,1000000 2>&1 | tail -14
-run fleetdyn bench --machine "$machine-host-cpu" --out "$out" --backends cpu --threads "1,$cpus" 2>&1 | tail -20
-# Several lanes per vehicle (strut, ce: four; pgs: eight; the default) against one thread per
-# vehicle (FLEETDYN_CUDA_LANES=vehicle) and against four lanes capped at 128 registers
-# (FLEETDYN_CUDA_CORNER_REGISTERS=128: 25 % occupancy, some spills), alternating in one run,
-# shared and per-vehicle parameters.
-mapping_env() {  # mapping_env NAME: the environment of one mapping
-  unset FLEETDYN_CUDA_LANES FLEETDYN_CUDA_CORNER_REGISTERS
+cd "$(dirname "$0")/.." || exit 2
+# shellcheck source=scripts/gpu-check-lib.sh
+source scripts/gpu-check-lib.sh
+part=${1:-}
+case "$part" in
+  1 | 2 | 3) ;;
+  *)
+    echo "usage: scripts/gpu-check.sh 1|2|3 (see its header)" >&2
+    exit 2
+    ;;
+esac
+gc_init "part$part"
+gc_pack
+
+part1() {
+  local prog
+  while read -r prog; do
+    [ -n "$prog" ] || continue
+    gc_step "$prog" 240 .device/run "$prog" --gtest_filter='*Cuda*' --gtest_output=json:"$GC_DIR/$prog.json"
+  done < .device/cuda-tests.txt
+  gc_step validate-ce-fp32 120 .device/run fleetdyn validate --model ce --backend cuda --precision fp32 --vehicles 100000
+  gc_step validate-pgs-fp64 120 .device/run fleetdyn validate --model pgs --backend cuda --precision fp64 --vehicles 10000
+  local sc
+  for sc in default ce_step_steer pgs_step_steer; do
+    gc_step "run-$sc" 120 .device/run fleetdyn run "scenarios/$sc.yaml" --backend cuda --precision fp32 --vehicles 10000 \
+      --out "$GC_DIR/run-$sc" --quiet
+  done
+}
+
+# bench_sizes MODEL: the batch that fills an H100/H200 (bench/floor.md's targets in real time).
+bench_sizes() {
   case "$1" in
-    vehicle) export FLEETDYN_CUDA_LANES=vehicle ;;
-    lanes128) export FLEETDYN_CUDA_CORNER_REGISTERS=128 ;;
+    strut) echo 1000000 ;;
+    ce) echo 400000 ;;
+    pgs) echo 50000 ;;
   esac
 }
-for round in 1 2; do
-  for mapping in vehicle lanes lanes128; do
-    for model in strut ce pgs; do
-      [ "$model" = pgs ] && [ "$mapping" = lanes128 ] && continue
-      sizes=100000,1000000
-      [ "$model" = pgs ] && sizes=10000,100000
-      mapping_env "$mapping"
-      run fleetdyn bench --model "$model" --machine "$machine-cuda-$mapping-r$round" --out "$out" --backends cuda \
-        --sizes "$sizes" 2>&1 | tail -10
-    done
+
+part3() {
+  local machine model mapping
+  machine=$(gc_machine)
+  for model in strut ce pgs; do
+    gc_step "bench-$model" 150 .device/run fleetdyn bench --model "$model" --machine "$machine-cuda" --out "$GC_DIR" \
+      --backends cuda --precisions fp32,fp64 --params shared,per-vehicle --sizes "$(bench_sizes "$model")"
   done
-done
-mapping_env default
-# Nsight Compute on the strut fp32 kernel of each mapping: achieved occupancy, registers and
-# local-memory (spill) traffic of one launch at 10^5 vehicles.
-ncu_bin=$(command -v ncu 2>/dev/null || echo "$(dirname "$(command -v nvcc)")/ncu")
-for mapping in vehicle lanes lanes128; do
-  echo "== ncu strut fp32, $mapping"
-  mapping_env "$mapping"
-  LD_LIBRARY_PATH="$PWD/.device/lib:${LD_LIBRARY_PATH:-}" "$ncu_bin" --clock-control none \
-    --kernel-name regex:'step_kernel' --launch-skip 2 --launch-count 1 \
+  # The kernels kept for measuring (one thread per vehicle; four lanes capped at 128 registers),
+  # fp32, only in a pack built with them.
+  if grep -qx 'variants=ON' .device/build-options.txt 2>/dev/null; then
+    for mapping in vehicle lanes128; do
+      for model in strut ce pgs; do
+        [ "$model" = pgs ] && [ "$mapping" = lanes128 ] && continue
+        local var=FLEETDYN_CUDA_LANES=vehicle
+        [ "$mapping" = lanes128 ] && var=FLEETDYN_CUDA_CORNER_REGISTERS=128
+        gc_step "bench-$model-$mapping" 120 env "$var" .device/run fleetdyn bench --model "$model" \
+          --machine "$machine-cuda-$mapping" --out "$GC_DIR" --backends cuda --precisions fp32 \
+          --params shared,per-vehicle --sizes "$(bench_sizes "$model")"
+      done
+    done
+  else
+    echo "== the pack has no kernel variants (device-pack.sh --variants): not measured"
+  fi
+  # Nsight Compute on one launch of the strut fp32 kernel at 10^5 vehicles: occupancy, registers,
+  # local-memory (spill) traffic, throughput.
+  local cuda ncu_bin
+  cuda=$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")
+  ncu_bin=$(command -v ncu 2>/dev/null || echo "$cuda/ncu")
+  gc_step ncu-strut-fp32 150 "$ncu_bin" --clock-control none --kernel-name "regex:${NCU_KERNEL_REGEX:-step_kernel}" \
+    --launch-skip 2 --launch-count 1 \
     --metrics sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__occupancy_limit_registers,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed \
-    .device/bin/fleetdyn bench --model strut --backends cuda --precisions fp32 --params shared --sizes 100000 \
-    --min-time 0.1 --out "$out/ncu-scratch" --quiet 2>&1 | tee "$out/ncu-strut-fp32-$mapping.txt" | tail -14
-done
-mapping_env default
-# ce (target: >= 330 000 vehicles in real time in fp32 at its 2 ms step).
-run fleetdyn bench --model ce --machine "$machine-cuda" --out "$out" --backends cuda --sizes 1000,100000,1000000 \
-  2>&1 | tail -14
-# pgs (target: >= 50 000 vehicles in real time in fp32, >= 25 000 in fp64, at 1 ms, 30 fixed
-# sweeps; its own kernel, lanes per vehicle), and the solver's thread- vs lanes-per-system
-# kernels on the seed problems.
-run fleetdyn bench --model pgs --machine "$machine-cuda" --out "$out" --backends cuda --precisions fp32,fp64 \
-  --sizes 1000,10000,100000 2>&1 | tail -10
-run fleetdyn_bench_pgs --benchmark_out="$out/$machine-gbench-pgs.json" --benchmark_out_format=json 2>&1 | tail -20
-run fleetdyn_bench --benchmark_filter='cuda|derivative|step/' --benchmark_out="$out/$machine-gbench-strut.json" \
-  --benchmark_out_format=json 2>&1 | tail -12
-# The vector env: env-steps per second, C++ (Python: scripts/gpu-python.sh).
-run fleetdyn_bench_env --benchmark_out="$out/$machine-gbench-vector-env.json" --benchmark_out_format=json 2>&1 | tail -16
-# compute-sanitizer memcheck and racecheck on short runs of each model's kernel and the env kernels.
-scripts/gpu-sanitize.sh 2>&1 | tee "$out/sanitizer.txt" | tail -40
-# The Python side, on request (see the top).
-if [ "${1:-}" = "--python" ]; then
-  scripts/gpu-python.sh 2>&1 | tee "$out/gpu-python.txt" | tail -40
-fi
+    .device/run fleetdyn bench --model strut --backends cuda --precisions fp32 --params shared --sizes 100000 \
+    --min-time 0.1 --out "$GC_DIR/ncu-scratch" --quiet
+}
+
+case "$part" in
+  1) part1 ;;
+  2)
+    # shellcheck source=scripts/gpu-sanitize.sh
+    source scripts/gpu-sanitize.sh
+    sanitize_steps
+    ;;
+  3) part3 ;;
+esac
+gc_finish "gpu-check part $part"

@@ -47,7 +47,7 @@ inline std::vector<StrutParams<double>> varied_strut_params(int count) {
   std::vector<StrutParams<double>> params;
   for (int v = 0; v < count; ++v) {
     StrutParams<double> p = hmmwv_params();
-    const double u = static_cast<double>(v) / (count - 1);  // 0..1 across the batch
+    const double u = count > 1 ? static_cast<double>(v) / (count - 1) : 0.0;  // 0..1 across the batch
     p.total_mass *= 0.9 + 0.2 * u;
     p.cg_height *= 0.85 + 0.3 * std::fmod(7.0 * u, 1.0);
     p.wheel_rate_front *= 0.8 + 0.4 * std::fmod(13.0 * u, 1.0);

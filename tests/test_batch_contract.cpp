@@ -21,6 +21,7 @@
 #include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/vehicle.h"
 #include "tests/ce_test_util.h"
+#include "tests/cuda_test_util.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -94,7 +95,9 @@ struct Strut {
 
   // CUDA against the CPU: 64 different vehicles and initial speeds over the 10 s maneuver.
   static constexpr int kCudaVehicles = 64, kCudaSteps = 10000;
-  static double cuda_speed(int v, int n) { return 10.0 + 10.0 * v / (n - 1); }
+  // Awkward sizes: 13 probe vehicles (CPU ~2.5 us a vehicle-step on a core).
+  static constexpr int kCudaProbeEach = 4;
+  static double cuda_speed(int v, int n) { return 10.0 + 10.0 * v / std::max(1, n - 1); }
 };
 
 // ---- ce -------------------------------------------------------------------------------------------
@@ -132,6 +135,8 @@ struct Ce {
   static constexpr double kMinTravel = 60.0, kFp32Tolerance = 0.01;
 
   static constexpr int kCudaVehicles = 32, kCudaSteps = 3000;
+  // Awkward sizes: 7 probe vehicles (CPU ~40 us a vehicle-step on a core).
+  static constexpr int kCudaProbeEach = 2;
   static double cuda_speed(int v, int n) { return 15.0 + 5.0 * v / std::max(1, n - 1); }
 };
 
@@ -147,10 +152,10 @@ struct Pgs {
   // A step steer at 0.15 throttle: 1 s straight, then 0.1 to the left.
   static Maneuver maneuver() { return {{0.0, 0.0, 0.15, 0.0}, {1.0, 0.0, 0.15, 0.0}, {1.2, 0.1, 0.15, 0.0}}; }
 
-  // Vehicles that differ in tire friction.
+  // Vehicles that differ in tire friction (eight values, repeating).
   static std::vector<Params> varied(int count) {
     std::vector<Params> defs(static_cast<size_t>(count));
-    for (int k = 0; k < count; ++k) defs[static_cast<size_t>(k)].vehicle.tire.mu *= 0.8 + 0.05 * k;
+    for (int k = 0; k < count; ++k) defs[static_cast<size_t>(k)].vehicle.tire.mu *= 0.8 + 0.05 * (k % 8);
     return defs;
   }
 
@@ -182,6 +187,8 @@ struct Pgs {
   static constexpr double kMinTravel = 14.0, kFp32Tolerance = 0.02;
 
   static constexpr int kCudaVehicles = 8, kCudaSteps = 2000;
+  // Awkward sizes: 7 probe vehicles (CPU ~70 us a vehicle-step on a core).
+  static constexpr int kCudaProbeEach = 2;
   static double cuda_speed(int, int) { return 12.0; }
 };
 
@@ -335,47 +342,61 @@ TYPED_TEST(BatchContract, Fp32TracksFp64) {
 
 // CUDA against the CPU, when a device exists: fp64 within 1e-9 relative, fp32 within 1 cm. The
 // vehicles differ, so a kernel that read another vehicle's parameters or state would fail; the
-// per-vehicle metrics are compared too (fp64 1e-6, fp32 5e-2 relative).
-TYPED_TEST(BatchContract, CudaMatchesCpu) {
-  using M = TypeParam;
+// per-vehicle metrics are compared too (fp64 1e-6, fp32 5e-2 relative). The CPU reference runs
+// the probe vehicles alone (test::cuda_probe_vehicles(n, each); each = n: all of them).
+template <class M>
+void expect_cuda_matches_cpu(int n, int steps, int each) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
-  const int n = M::kCudaVehicles;
   const std::vector<typename M::Params> params = M::varied(n);
   std::vector<InitialCondition> initial(n);
   for (int v = 0; v < n; ++v) initial[v].speed = M::cuda_speed(v, n);
+  const std::vector<int> ids = test::cuda_probe_vehicles(n, each);
+  const int probes = static_cast<int>(ids.size());
   for (Precision precision : {Precision::Fp64, Precision::Fp32}) {
     BatchOptions cpu = M::options(precision);
     BatchOptions gpu = cpu;
     gpu.backend = BackendKind::Cuda;
-    std::vector<std::vector<VehicleSnapshot>> snapshots;
-    std::vector<std::vector<double>> metrics;
-    for (const BatchOptions& options : {cpu, gpu}) {
-      Batch batch(params, n, TerrainSpec{}, options);
-      batch.set_initial_conditions(initial);
-      batch.set_maneuvers({M::maneuver()});
-      batch.step(M::kCudaSteps);
-      snapshots.push_back(batch.snapshots());
-      metrics.push_back(batch.metrics());
+    Batch c_batch(test::pick(params, ids), probes, TerrainSpec{}, cpu);
+    Batch g_batch(params, n, TerrainSpec{}, gpu);
+    c_batch.set_initial_conditions(test::pick(initial, ids));
+    g_batch.set_initial_conditions(initial);
+    for (Batch* b : {&c_batch, &g_batch}) {
+      b->set_maneuvers({M::maneuver()});
+      b->step(steps);
     }
-    const std::vector<VehicleSnapshot>& c = snapshots[0];
-    const std::vector<VehicleSnapshot>& g = snapshots[1];
+    const std::vector<VehicleSnapshot> c = c_batch.snapshots(), g = g_batch.snapshots();
+    const std::vector<double> mc = c_batch.metrics(), mg = g_batch.metrics();
+    const double metric_tolerance = precision == Precision::Fp64 ? 1e-6 : 5e-2;
     double worst = 0.0;
-    for (int v = 0; v < n; ++v) {
-      ASSERT_EQ(c[v].status, kStatusRunning) << "vehicle " << v;
+    for (int k = 0; k < probes; ++k) {
+      const int v = ids[static_cast<size_t>(k)];
+      ASSERT_EQ(c[k].status, kStatusRunning) << "vehicle " << v;
       ASSERT_EQ(g[v].status, kStatusRunning) << "vehicle " << v;
-      const double diff = distance(c[v].position, g[v].position);
-      const double scale = std::sqrt(sq(c[v].position[0]) + sq(c[v].position[1]) + sq(c[v].position[2]));
+      const double diff = distance(c[k].position, g[v].position);
+      const double scale = std::sqrt(sq(c[k].position[0]) + sq(c[k].position[1]) + sq(c[k].position[2]));
       worst = std::max(worst, diff);
       EXPECT_LT(diff, precision == Precision::Fp64 ? 1e-9 * scale : 0.01) << "vehicle " << v;
+      for (int m = 0; m < kMetricCount; ++m) {
+        const double a = mc[static_cast<size_t>(m) * probes + k], b = mg[static_cast<size_t>(m) * n + v];
+        EXPECT_LE(std::fabs(a - b), metric_tolerance * std::max(1.0, std::fabs(a))) << "vehicle " << v << ", metric " << m;
+      }
     }
-    const double metric_tolerance = precision == Precision::Fp64 ? 1e-6 : 5e-2;
-    for (size_t k = 0; k < metrics[0].size(); ++k) {
-      const double a = metrics[0][k], b = metrics[1][k];
-      EXPECT_LE(std::fabs(a - b), metric_tolerance * std::max(1.0, std::fabs(a))) << "metric entry " << k;
-    }
-    std::printf("CUDA vs CPU %s: worst position difference %.3e m\n", precision_name(precision), worst);
+    std::printf("CUDA vs CPU %s, %d vehicles: worst position difference %.3e m\n", precision_name(precision), n, worst);
   }
+}
+
+TYPED_TEST(BatchContract, CudaMatchesCpu) {
+  expect_cuda_matches_cpu<TypeParam>(TypeParam::kCudaVehicles, TypeParam::kCudaSteps, TypeParam::kCudaVehicles);
+}
+
+// Awkward batch sizes: a partial warp (13) and many warps with a last one of one vehicle (1001),
+// the CPU reference on a few of them.
+TYPED_TEST(BatchContract, CudaMatchesCpuAt13Vehicles) {
+  expect_cuda_matches_cpu<TypeParam>(13, TypeParam::kCudaSteps, TypeParam::kCudaProbeEach);
+}
+TYPED_TEST(BatchContract, CudaMatchesCpuAt1001Vehicles) {
+  expect_cuda_matches_cpu<TypeParam>(1001, TypeParam::kCudaSteps, TypeParam::kCudaProbeEach);
 }
 
 }  // namespace

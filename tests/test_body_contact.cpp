@@ -10,6 +10,7 @@
 #include "fleetdyn/ce.h"
 #include "fleetdyn/physics/core/body_contact.h"
 #include "fleetdyn/vehicle.h"
+#include "tests/cuda_test_util.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -222,21 +223,27 @@ TEST(BodyContact, BothModelsComeToRestOnTheRoofCarryingTheirWeight) {
 double metric_of(Batch& batch, int metric) { return batch.metrics()[static_cast<size_t>(metric)]; }
 
 // The body contact and rollover metrics on CUDA against the CPU: each model dropped upside down
-// from 0.3 m (fp64, 2 s: the landing, the bounces, the rest), final positions to 1e-9 relative and
-// every metric to 1e-6 (the batch contract's tolerances, test_batch_contract.cpp).
-TEST(BodyContact, CudaMatchesCpu) {
+// from 0.3 m (2 s: the landing, the bounces, the rest), copied to 1, 13 and 1001 vehicles on the
+// device, each against the one CPU run: final positions and every metric within the batch
+// contract's tolerances (test::cuda_position_tolerance, test_batch_contract.cpp).
+class BodyContactCuda : public ::testing::TestWithParam<test::CudaCase> {};
+
+TEST_P(BodyContactCuda, CudaMatchesCpu) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
+  const int n = GetParam().vehicles;
+  const Precision precision = GetParam().precision;
   const StrutParams<double> strut = hmmwv_params();
   const CeParams<double> ce = hmmwv_ce_params();
   for (int model = 0; model < 2; ++model) {
     std::vector<std::vector<double>> metrics, states;
     for (BackendKind backend : {BackendKind::Cpu, BackendKind::Cuda}) {
-      BatchOptions options = cpu_options();
+      const int count = backend == BackendKind::Cpu ? 1 : n;
+      BatchOptions options = cpu_options(precision);
       options.capsize_roll = 0.0;
       options.backend = backend;
-      Batch batch = model == 0 ? Batch({strut}, 1, TerrainSpec{}, options) : Batch({ce}, 1, TerrainSpec{}, options);
-      std::vector<double> s = batch.state();
+      Batch batch = model == 0 ? Batch({strut}, count, TerrainSpec{}, options) : Batch({ce}, count, TerrainSpec{}, options);
+      std::vector<double> s = test::vehicle_state(batch, 0);
       const int quat = model == 0 ? int(strut::kQuat) : int(ce::kQuat), pos = model == 0 ? int(strut::kPos) : int(ce::kPos);
       s[quat] = 0.0;
       s[quat + 1] = 1.0;
@@ -249,22 +256,28 @@ TEST(BodyContact, CudaMatchesCpu) {
           s[strut::kUnsprungPos + 3 * i + 2] = -s[strut::kUnsprungPos + 3 * i + 2];
         }
       }
-      batch.set_vehicle_state(0, s);
+      for (int v = 0; v < count; ++v) batch.set_vehicle_state(v, s);
       batch.step(model == 0 ? 2000 : 1000);
-      EXPECT_EQ(batch.status()[0], kStatusRunning);
+      for (int v = 0; v < count; ++v) EXPECT_EQ(batch.status()[v], kStatusRunning) << "vehicle " << v;
       metrics.push_back(batch.metrics());
       states.push_back(batch.state());
     }
-    for (int a = 0; a < 3; ++a) {
-      const int pos = (model == 0 ? int(strut::kPos) : int(ce::kPos)) + a;
-      EXPECT_NEAR(states[1][pos], states[0][pos], 1e-9 * std::max(1.0, std::fabs(states[0][pos]))) << "model " << model;
-    }
-    for (size_t k = 0; k < metrics[0].size(); ++k) {
-      EXPECT_LE(std::fabs(metrics[1][k] - metrics[0][k]), 1e-6 * std::max(1.0, std::fabs(metrics[0][k])))
-          << "model " << model << ", metric " << k;
+    for (int v = 0; v < n; ++v) {
+      for (int a = 0; a < 3; ++a) {
+        const size_t pos = static_cast<size_t>((model == 0 ? int(strut::kPos) : int(ce::kPos)) + a);
+        EXPECT_NEAR(states[1][pos * n + v], states[0][pos], test::cuda_position_tolerance(precision, states[0][pos]))
+            << "model " << model << ", vehicle " << v;
+      }
+      for (int m = 0; m < kMetricCount; ++m) {
+        const double c = metrics[0][static_cast<size_t>(m)], g = metrics[1][static_cast<size_t>(m) * n + v];
+        EXPECT_LE(std::fabs(g - c), test::cuda_metric_tolerance(precision, c))
+            << "model " << model << ", vehicle " << v << ", metric " << m;
+      }
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Sizes, BodyContactCuda, ::testing::ValuesIn(test::cuda_copied_cases()), test::cuda_case_name);
 
 // The roof-impact metric against free fall: dropped upside down from 0.3 m, the roof meets the
 // ground at sqrt(2 g h) (plus at most one step's g dt, as the first contact is seen at a step's

@@ -217,7 +217,7 @@ TEST(CeValidate, BadInputNamesTheField) {
 
 // On the GPU: the batch stepped there, M and tau - C assembled per vehicle, cuBLAS batched LU;
 // within the bound, and the same per-vehicle errors' scale as the CPU's check of the same states.
-TEST(CeValidate, BatchStatesPassOnTheGpu) {
+TEST(CeValidate, BatchStatesPassOnCuda) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
   for (Precision precision : {Precision::Fp64, Precision::Fp32}) {

@@ -15,6 +15,7 @@
 #include "fleetdyn/ce.h"
 #include "fleetdyn/physics/core/terrain.h"
 #include "fleetdyn/vehicle.h"
+#include "tests/cuda_test_util.h"
 #include "tests/strut_test_util.h"
 #ifdef FLEETDYN_TEST_HAS_SCENARIO
 #include "host/scenario/scenario.h"
@@ -402,8 +403,10 @@ struct TripRig {
   TripEstimate estimate;
 };
 
-TripRig trip_rig(const StrutParams<double>& p, double h, double gap, double mu_scale, BackendKind backend) {
-  BatchOptions options = cpu_options();
+// `vehicles` copies of the settled vehicle, in `precision`.
+TripRig trip_rig(const StrutParams<double>& p, double h, double gap, double mu_scale, BackendKind backend,
+                 int vehicles = 1, Precision precision = Precision::Fp64) {
+  BatchOptions options = cpu_options(precision);
   options.backend = backend;
   // Where the settled vehicle's left wheels stand: from a first batch on flat ground.
   Batch settle({p}, 1, TerrainSpec{}, cpu_options());
@@ -420,9 +423,9 @@ TripRig trip_rig(const StrutParams<double>& p, double h, double gap, double mu_s
   TerrainSpec t;
   t.desc = curb_terrain(h, 0.0, y_edge, 0.0, 90.0 * kDeg, 0.0, 0.0);
   t.desc.mu_scale = mu_scale;
-  TripRig rig{Batch({p}, 1, t, options), rigid_trip_estimate(p, rest, y_edge, h)};
+  TripRig rig{Batch({p}, vehicles, t, options), rigid_trip_estimate(p, rest, y_edge, h)};
   rig.batch.set_maneuvers({{{0.0, 0.0, 0.0, 1.0}}});
-  rig.batch.set_vehicle_state(0, rest);
+  for (int v = 0; v < vehicles; ++v) rig.batch.set_vehicle_state(v, rest);
   return rig;
 }
 
@@ -476,33 +479,44 @@ TEST(CurbTrip, StrutHmmwvTripsBetweenTheEnergyBoundAndTheRigidEstimate) {
   EXPECT_GT(lo, e.v_energy);
 }
 
-// The CUDA backend against the CPU for a strut HMMWV sliding into a curb at 1.2 v_c (fp64, 1 s:
-// the impact, the climb of the roll): positions to 1e-9 relative and every metric to 1e-6, the
-// batch contract's tolerances.
-TEST(CurbTrip, CudaMatchesCpu) {
+// The CUDA backend against the CPU for a strut HMMWV sliding into a curb at 1.2 v_c (1 s: the
+// impact, the climb of the roll), copied to 1, 13 and 1001 vehicles on the device, each against
+// the one CPU run: positions and every metric within the batch contract's tolerances.
+class CurbTripCuda : public ::testing::TestWithParam<test::CudaCase> {};
+
+TEST_P(CurbTripCuda, CudaMatchesCpu) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
+  const int n = GetParam().vehicles;
+  const Precision precision = GetParam().precision;
   const StrutParams<double> p = hmmwv_params();
   std::vector<std::vector<double>> metrics, states;
   for (BackendKind backend : {BackendKind::Cpu, BackendKind::Cuda}) {
-    TripRig rig = trip_rig(p, 0.2, 0.01, 3.0, backend);
-    std::vector<double> s = rig.batch.state();
+    const int count = backend == BackendKind::Cpu ? 1 : n;
+    TripRig rig = trip_rig(p, 0.2, 0.01, 3.0, backend, count, precision);
+    std::vector<double> s = test::vehicle_state(rig.batch, 0);
     const double v = 1.2 * rig.estimate.v_c;
     s[strut::kVel + 1] = v;
     for (int i = 0; i < kCorners; ++i) s[strut::kUnsprungVel + 3 * i + 1] = v;
-    rig.batch.set_vehicle_state(0, s);
+    for (int k = 0; k < count; ++k) rig.batch.set_vehicle_state(k, s);
     rig.batch.step(1000);
     metrics.push_back(rig.batch.metrics());
     states.push_back(rig.batch.state());
   }
-  for (int a = 0; a < 3; ++a) {
-    EXPECT_NEAR(states[1][strut::kPos + a], states[0][strut::kPos + a],
-                1e-9 * std::max(1.0, std::fabs(states[0][strut::kPos + a])));
-  }
-  for (size_t k = 0; k < metrics[0].size(); ++k) {
-    EXPECT_LE(std::fabs(metrics[1][k] - metrics[0][k]), 1e-6 * std::max(1.0, std::fabs(metrics[0][k]))) << "metric " << k;
+  for (int v = 0; v < n; ++v) {
+    for (int a = 0; a < 3; ++a) {
+      const size_t pos = static_cast<size_t>(strut::kPos + a);
+      EXPECT_NEAR(states[1][pos * n + v], states[0][pos], test::cuda_position_tolerance(precision, states[0][pos]))
+          << "vehicle " << v;
+    }
+    for (int m = 0; m < kMetricCount; ++m) {
+      const double c = metrics[0][static_cast<size_t>(m)], g = metrics[1][static_cast<size_t>(m) * n + v];
+      EXPECT_LE(std::fabs(g - c), test::cuda_metric_tolerance(precision, c)) << "vehicle " << v << ", metric " << m;
+    }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Sizes, CurbTripCuda, ::testing::ValuesIn(test::cuda_copied_cases()), test::cuda_case_name);
 
 #ifdef FLEETDYN_TEST_HAS_SCENARIO
 // --- scenario files and studies ------------------------------------------------------------------

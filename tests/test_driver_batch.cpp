@@ -18,6 +18,7 @@
 #include "fleetdyn/physics/core/batch_view.h"
 #include "fleetdyn/physics/core/math.h"
 #include "fleetdyn/physics/drivers/driver.h"
+#include "tests/cuda_test_util.h"
 #include "tests/driver_test_util.h"
 #include "tests/strut_test_util.h"
 
@@ -212,14 +213,20 @@ std::vector<StrutParams<double>> varied_params(int count) {
   return params;
 }
 
-void set_varied_drivers(Batch& batch, bool program) {
+// Vehicle k of the batch gets the drivers of vehicle ids[k] of the varied set (all of them when
+// ids is empty); the settings repeat every 13 vehicles.
+void set_varied_drivers(Batch& batch, bool program, std::vector<int> ids = {}) {
   const int n = batch.vehicle_count();
+  if (ids.empty()) {
+    for (int v = 0; v < n; ++v) ids.push_back(v);
+  }
   std::vector<InitialCondition> initial(n);
-  for (int v = 0; v < n; ++v) initial[v].speed = 12.0 + 0.5 * v;
+  for (int k = 0; k < n; ++k) initial[k].speed = 12.0 + 0.5 * (ids[k] % 13);
   batch.set_initial_conditions(initial);
   if (program) {
     std::vector<SteerProgram> programs;
-    for (int v = 0; v < n; ++v) {
+    for (int k = 0; k < n; ++k) {
+      const int v = ids[k] % 13;
       programs.push_back(v % 3 == 0   ? nhtsa_fishhook(0.2 + 0.02 * v, 1.5, 0.3)
                          : v % 3 == 1 ? sine_with_dwell(0.2 + 0.01 * v, 0.3)
                                       : step_steer(0.1 + 0.02 * v, 1.0, 0.3, 0.2));
@@ -229,11 +236,12 @@ void set_varied_drivers(Batch& batch, bool program) {
     std::vector<Path> paths = {circle_path(25.0, 10.0), iso3888_1_path(13.0), iso3888_2_path(2.16, 12.0)};
     std::vector<int> which(n);
     std::vector<PathDriverSettings> settings(n);
-    for (int v = 0; v < n; ++v) {
-      which[v] = v % 3;
-      settings[v].tracker = v % 2 ? PathTracker::Stanley : PathTracker::PurePursuit;
-      settings[v].lookahead_base = 3.0 + 0.2 * v;
-      settings[v].max_steer_rate = v % 4 == 0 ? 2.0 : 0.0;
+    for (int k = 0; k < n; ++k) {
+      const int v = ids[k] % 13;
+      which[k] = v % 3;
+      settings[k].tracker = v % 2 ? PathTracker::Stanley : PathTracker::PurePursuit;
+      settings[k].lookahead_base = 3.0 + 0.2 * v;
+      settings[k].max_steer_rate = v % 4 == 0 ? 2.0 : 0.0;
     }
     batch.set_path_driver(paths, which, settings);
   }
@@ -442,35 +450,53 @@ TEST(BatchDriver, BadArgumentsNameTheField) {
 
 // ---- CUDA against the CPU ---------------------------------------------------------------------
 
-TEST(BatchDriver, CudaMatchesCpu) {
+// Path drivers and steer programs on CUDA against the CPU over 6 s, at 13 vehicles (a partial
+// warp) and 1001 (a last warp of one vehicle): fp64 positions within 1e-6 m and metrics within
+// 1e-6 relative; fp32 within the batch contract's bounds (1 cm, metrics 5e-2 relative). The CPU
+// reference runs the probe vehicles alone (test::cuda_probe_vehicles).
+class BatchDriverCuda : public ::testing::TestWithParam<test::CudaCase> {};
+
+TEST_P(BatchDriverCuda, CudaMatchesCpu) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
+  const int n = GetParam().vehicles;
+  const Precision precision = GetParam().precision;
+  const std::vector<int> ids = test::cuda_probe_vehicles(n, 4);  // 13 vehicles: all of them
+  const int probes = static_cast<int>(ids.size());
+  const std::vector<StrutParams<double>> params = varied_params(n);
+  const double position_tolerance = precision == Precision::Fp64 ? 1e-6 : 0.01;
+  const double metric_tolerance = precision == Precision::Fp64 ? 1e-6 : 5e-2;
   for (bool program : {false, true}) {
-    std::vector<std::vector<double>> states, metrics, drivers;
-    for (BackendKind backend : {BackendKind::Cpu, BackendKind::Cuda}) {
-      BatchOptions options = test::cpu_options();
-      options.backend = backend;
-      Batch batch(varied_params(13), 13, TerrainSpec{}, options);
-      set_varied_drivers(batch, program);
-      batch.step(6000);
-      states.push_back(batch.state());
-      metrics.push_back(batch.metrics());
-      drivers.push_back(batch.driver_state());
-    }
+    BatchOptions options = test::cpu_options(precision);
+    Batch cpu(test::pick(params, ids), probes, TerrainSpec{}, options);
+    options.backend = BackendKind::Cuda;
+    Batch gpu(params, n, TerrainSpec{}, options);
+    set_varied_drivers(cpu, program, ids);
+    set_varied_drivers(gpu, program);
+    cpu.step(6000);
+    gpu.step(6000);
+    const std::vector<double> sc = cpu.state(), sg = gpu.state(), mc = cpu.metrics(), mg = gpu.metrics();
     double worst = 0.0;
-    for (int v = 0; v < 13; ++v) {
+    for (int k = 0; k < probes; ++k) {
+      const int v = ids[static_cast<size_t>(k)];
       for (int j = 0; j < 3; ++j) {
-        const size_t k = static_cast<size_t>(j) * 13 + v;
-        worst = std::max(worst, std::fabs(states[0][k] - states[1][k]));
+        worst = std::max(worst, std::fabs(sc[static_cast<size_t>(j) * probes + k] - sg[static_cast<size_t>(j) * n + v]));
+      }
+      for (int m = 0; m < kMetricCount; ++m) {
+        const double a = mc[static_cast<size_t>(m) * probes + k], b = mg[static_cast<size_t>(m) * n + v];
+        EXPECT_NEAR(a, b, metric_tolerance * std::max(1.0, std::fabs(a))) << "vehicle " << v << ", metric " << m;
       }
     }
-    EXPECT_LT(worst, 1e-6);
-    for (size_t k = 0; k < metrics[0].size(); ++k) {
-      EXPECT_NEAR(metrics[0][k], metrics[1][k], 1e-6 * std::max(1.0, std::fabs(metrics[0][k]))) << "metric entry " << k;
-    }
-    std::printf("CUDA vs CPU, %s: worst position difference %.3e m\n", program ? "programs" : "paths", worst);
+    EXPECT_LT(worst, position_tolerance);
+    std::printf("CUDA vs CPU, %s, %d vehicles, %s: worst position difference %.3e m\n", program ? "programs" : "paths",
+                n, precision_name(precision), worst);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Sizes, BatchDriverCuda,
+                         ::testing::Values(test::CudaCase{13, Precision::Fp64}, test::CudaCase{13, Precision::Fp32},
+                                           test::CudaCase{1001, Precision::Fp64}, test::CudaCase{1001, Precision::Fp32}),
+                         test::cuda_case_name);
 
 }  // namespace
 }  // namespace fleetdyn

@@ -167,7 +167,7 @@ TEST(PgsValidate, BadInputNamesTheField) {
 // On the GPU: the batch stepped there, every vehicle swept and its direct system assembled by
 // one thread, cuBLAS batched LU; within the bound, and the same worst difference as the CPU's
 // check of the same states to within the precision's round-off.
-TEST(PgsValidate, BatchStatesPassOnTheGpu) {
+TEST(PgsValidate, BatchStatesPassOnCuda) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
   for (Precision precision : {Precision::Fp64, Precision::Fp32}) {

@@ -12,6 +12,7 @@
 #include "fleetdyn/ce.h"
 #include "fleetdyn/physics/core/terrain_soil.h"
 #include "fleetdyn/vehicle.h"
+#include "tests/cuda_test_util.h"
 #include "tests/strut_test_util.h"
 
 namespace fleetdyn {
@@ -357,35 +358,45 @@ TEST(SoilVehicle, PerVehicleSoilVariation) {
   EXPECT_NEAR(plain.snapshots()[0].velocity[0], s[0].velocity[0], 1e-9);
 }
 
-// CUDA against the CPU (fp64) on the coasting run onto sand for strut and ce: positions to 1e-6
-// relative after 2 s (the transcendental functions of the soil's arc integrals differ by ulps
-// between the two libraries; the batch contract's 1e-9 holds for runs without them).
-TEST(SoilVehicle, CudaMatchesCpu) {
+// CUDA against the CPU on the coasting run onto sand for strut and ce, copied to 1, 13 and 1001
+// vehicles on the device, each against the one CPU run: fp64 positions within 1e-6 relative
+// after 2 s (the transcendental functions of the soil's arc integrals differ by ulps between the
+// two libraries; the batch contract's 1e-9 holds for runs without them), fp32 within the batch
+// contract's 1 cm.
+class SoilVehicleCuda : public ::testing::TestWithParam<test::CudaCase> {};
+
+TEST_P(SoilVehicleCuda, CudaMatchesCpu) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
+  const int n = GetParam().vehicles;
+  const Precision precision = GetParam().precision;
   const SoilParams<double> sand = soil_preset<double>(SoilPreset::DrySand);
   for (int model = 0; model < 2; ++model) {
-    std::vector<VehicleSnapshot> runs;
+    std::vector<std::vector<VehicleSnapshot>> runs;
     for (BackendKind backend : {BackendKind::Cpu, BackendKind::Cuda}) {
-      BatchOptions options = cpu_options();
+      const int count = backend == BackendKind::Cpu ? 1 : n;
+      BatchOptions options = cpu_options(precision);
       options.backend = backend;
       if (model == 1) options.step = 2e-3;
-      Batch batch = model == 0 ? coasting_batch(hmmwv_params(), sand, options)
-                               : Batch({hmmwv_ce_params()}, 1, soil_terrain(sand, 15.0), options);
-      if (model == 1) {
-        batch.set_initial_conditions({InitialCondition{0.0, 0.0, 0.0, 10.0}});
-        batch.set_maneuvers({{{0.0, 0.0, 0.0, 0.0}, {10.0, 0.0, 0.0, 0.0}}});
-      }
+      Batch batch = model == 0 ? Batch({hmmwv_params()}, count, soil_terrain(sand, 15.0), options)
+                               : Batch({hmmwv_ce_params()}, count, soil_terrain(sand, 15.0), options);
+      batch.set_initial_conditions({InitialCondition{0.0, 0.0, 0.0, 10.0}});
+      batch.set_maneuvers({{{0.0, 0.0, 0.0, 0.0}, {10.0, 0.0, 0.0, 0.0}}});
       batch.step(model == 0 ? 2000 : 1000);
-      EXPECT_EQ(batch.status()[0], kStatusRunning);
-      runs.push_back(batch.snapshots()[0]);
+      for (int v = 0; v < count; ++v) EXPECT_EQ(batch.status()[v], kStatusRunning) << "vehicle " << v;
+      runs.push_back(batch.snapshots());
     }
-    for (int a = 0; a < 3; ++a) {
-      EXPECT_NEAR(runs[1].position[a], runs[0].position[a], 1e-6 * std::max(1.0, std::fabs(runs[0].position[a])))
-          << "model " << model << ", axis " << a;
+    for (int v = 0; v < n; ++v) {
+      for (int a = 0; a < 3; ++a) {
+        const double c = runs[0][0].position[a];
+        EXPECT_NEAR(runs[1][v].position[a], c, precision == Precision::Fp64 ? 1e-6 * std::max(1.0, std::fabs(c)) : 0.01)
+            << "model " << model << ", vehicle " << v << ", axis " << a;
+      }
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Sizes, SoilVehicleCuda, ::testing::ValuesIn(test::cuda_copied_cases()), test::cuda_case_name);
 
 }  // namespace
 }  // namespace fleetdyn

@@ -378,17 +378,29 @@ TEST(VectorEnv, ReachSpeedOnARoughRoad) {
   for (float r : rewards) EXPECT_LE(r, 0.0f);  // reach speed pays only penalties
 }
 
-TEST(VectorEnv, CudaMatchesCpu) {
+// CUDA against the CPU at 64 envs and at awkward counts (13: a partial warp; 1001: a last warp
+// of one env), fp64 and fp32.
+struct EnvCudaCase {
+  int envs;
+  Precision precision;
+};
+
+class VectorEnvCuda : public ::testing::TestWithParam<EnvCudaCase> {};
+
+TEST_P(VectorEnvCuda, CudaMatchesCpu) {
   std::string why;
   if (!cuda_available(&why)) GTEST_SKIP() << why;
-  VectorEnvConfig c = small_config(64);
-  c.precision = Precision::Fp64;
+  VectorEnvConfig c = small_config(GetParam().envs);
+  c.precision = GetParam().precision;
   VectorEnv cpu(c);
   c.backend = BackendKind::Cuda;
   VectorEnv gpu(c);
   EXPECT_EQ(gpu.buffer_space(), MemorySpace::Device);
   expect_cuda_runs_match_cpu(cpu, gpu, c);  // and determinism on the device: a rerun is bit-identical
 }
+
+INSTANTIATE_TEST_SUITE_P(Sizes, VectorEnvCuda, ::testing::ValuesIn(test::env_cuda_cases<EnvCudaCase>()),
+                         test::env_cuda_case_name<EnvCudaCase>);
 
 // The strut model's parts are switched on the base parameters, never drawn at reset: a draw
 // between 0 and 1 would be half a linkage.

@@ -110,16 +110,31 @@ inline void expect_masked_reset_touches_only(VectorEnv& env, int steps, std::vec
   }
 }
 
-// 50 steps of the same env on the CPU and on CUDA (config `c`, its backend CUDA): observations
+// `steps` steps of the same env on the CPU and on CUDA (config `c`, its backend CUDA): observations
 // and rewards agree within 1e-4 (relative, plus 1e-4), and a rerun on the device is bit-identical.
-inline void expect_cuda_runs_match_cpu(VectorEnv& cpu, VectorEnv& gpu, const VectorEnvConfig& c) {
+inline void expect_cuda_runs_match_cpu(VectorEnv& cpu, VectorEnv& gpu, const VectorEnvConfig& c, int steps = 50) {
   std::vector<float> rc, rg;
-  const std::vector<float> oc = run(cpu, 50, &rc), og = run(gpu, 50, &rg);
+  const std::vector<float> oc = run(cpu, steps, &rc), og = run(gpu, steps, &rg);
   ASSERT_EQ(oc.size(), og.size());
   for (size_t j = 0; j < oc.size(); ++j) EXPECT_NEAR(oc[j], og[j], 1e-4 * (1.0 + std::fabs(oc[j]))) << j;
   for (size_t j = 0; j < rc.size(); ++j) EXPECT_NEAR(rc[j], rg[j], 1e-4 * (1.0 + std::fabs(rc[j]))) << j;
   VectorEnv again(c);
-  EXPECT_EQ(run(again, 50), og);
+  EXPECT_EQ(run(again, steps), og);
+}
+
+// The CUDA parity cases of an env test: 64 envs and the awkward counts, each fp64 and fp32.
+template <class Case>
+std::vector<Case> env_cuda_cases() {
+  std::vector<Case> cases;
+  for (int envs : {64, 13, 1001}) {
+    for (Precision precision : {Precision::Fp64, Precision::Fp32}) cases.push_back(Case{envs, precision});
+  }
+  return cases;
+}
+
+template <class Case>
+std::string env_cuda_case_name(const ::testing::TestParamInfo<Case>& info) {
+  return std::to_string(info.param.envs) + "Envs" + (info.param.precision == Precision::Fp64 ? "Fp64" : "Fp32");
 }
 
 }  // namespace test
