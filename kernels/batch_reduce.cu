@@ -8,10 +8,11 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/sort.h>
 #include <thrust/system/cuda/execution_policy.h>
-#include <thrust/system/system_error.h>
 #include <thrust/transform_reduce.h>
 
 #include <cstdint>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -21,15 +22,28 @@
 namespace fleetdyn {
 namespace {
 
-// Scratch device memory of one summary, allocated and freed in the stream's order.
+// Scratch device memory of one summary, allocated and freed in the stream's order where the
+// device has memory pools, else by cudaMalloc / cudaFree (which wait for the device).
 template <class E>
 class StreamArray {
  public:
-  StreamArray(size_t size, cudaStream_t stream) : stream_(stream) {
-    if (size) FLEETDYN_CUDA_TRY(cudaMallocAsync(reinterpret_cast<void**>(&data_), size * sizeof(E), stream));
+  StreamArray(size_t size, cudaStream_t stream)
+      : stream_(stream), pools_(current_device_attribute(cudaDevAttrMemoryPoolsSupported) != 0) {
+    if (!size) return;
+    void** out = reinterpret_cast<void**>(&data_);
+    if (pools_) {
+      FLEETDYN_CUDA_TRY(cudaMallocAsync(out, size * sizeof(E), stream));
+    } else {
+      FLEETDYN_CUDA_TRY(cudaMalloc(out, size * sizeof(E)));
+    }
   }
   ~StreamArray() {
-    if (data_) cudaFreeAsync(data_, stream_);
+    if (!data_) return;
+    if (pools_) {
+      cudaFreeAsync(data_, stream_);
+    } else {
+      cudaFree(data_);
+    }
   }
   StreamArray(const StreamArray&) = delete;
   StreamArray& operator=(const StreamArray&) = delete;
@@ -38,6 +52,7 @@ class StreamArray {
  private:
   E* data_ = nullptr;
   cudaStream_t stream_;
+  bool pools_;
 };
 
 struct StatusCounts {
@@ -91,13 +106,15 @@ struct Larger {
   __host__ __device__ bool operator()(T a, T b) const { return a > b; }
 };
 
+// `doing` names the step under way, for the error message of a failure.
 template <class T>
-BatchSummary summarize_on(const T* metrics, const int* status, const SummaryPlan& plan, cudaStream_t stream) {
+BatchSummary summarize_on(const T* metrics, const int* status, const SummaryPlan& plan, cudaStream_t stream, std::string& doing) {
   const int n = plan.vehicle_count;
   const auto policy = thrust::cuda::par.on(stream);
   const thrust::counting_iterator<int> first(0), last(n);
   BatchSummary s = summary_frame(plan);
 
+  doing = "counting the vehicles' statuses";
   const StatusCounts c = thrust::transform_reduce(policy, status, status + n, CountStatus{}, StatusCounts{0, 0, 0},
                                                   AddCounts{});
   s.running = c.running;
@@ -107,9 +124,11 @@ BatchSummary summarize_on(const T* metrics, const int* status, const SummaryPlan
   const auto has_value = [&](int m) {
     return HasValue<T>{metrics + static_cast<size_t>(m) * static_cast<size_t>(n), status, metric_selection(m)};
   };
+  doing = "allocating the scratch of the quantiles and worst vehicles";
   StreamArray<T> values(plan.quantiles.empty() && plan.worst_count == 0 ? 0 : static_cast<size_t>(n), stream);
   for (MetricSummary& ms : s.metrics) {
     const HasValue<T> has = has_value(ms.metric);
+    doing = "reducing metric " + ms.name + " (count, sum, min, max)";
     const Moments mo = thrust::transform_reduce(policy, first, last, MomentsOf<T>{has}, Moments{0, 0.0, 0.0, 0.0},
                                                 AddMoments{});
     ms.count = mo.count;
@@ -119,6 +138,7 @@ BatchSummary summarize_on(const T* metrics, const int* status, const SummaryPlan
     ms.mean = mo.sum / static_cast<double>(mo.count);
     if (plan.quantiles.empty()) continue;
     // The values that count, sorted; then the two neighbours of each quantile fetched at once.
+    doing = "the quantiles of metric " + ms.name + " (select, sort, gather)";
     T* end = thrust::copy_if(policy, has.row, has.row + n, first, values.data(), has);
     thrust::sort(policy, values.data(), end);
     std::vector<int> at;
@@ -145,6 +165,7 @@ BatchSummary summarize_on(const T* metrics, const int* status, const SummaryPlan
   if (plan.worst_count > 0) {
     // The vehicles with a value in index order, then a stable sort by value, largest first.
     const HasValue<T> has = has_value(plan.worst_by);
+    doing = "the worst vehicles (select, sort by value)";
     StreamArray<int> vehicles(static_cast<size_t>(n), stream);
     int* vehicles_end = thrust::copy_if(policy, first, last, vehicles.data(), has);
     const int count = static_cast<int>(vehicles_end - vehicles.data());
@@ -161,6 +182,7 @@ BatchSummary summarize_on(const T* metrics, const int* status, const SummaryPlan
     FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream));
     for (T x : worst_values) s.worst_values.push_back(static_cast<double>(x));
   }
+  doing = "finishing the summary";
   FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream));
   return s;
 }
@@ -169,10 +191,22 @@ BatchSummary summarize_on(const T* metrics, const int* status, const SummaryPlan
 
 template <class T>
 BatchSummary summarize_device(const T* metrics, const int* status, const SummaryPlan& plan, cudaStream_t stream) {
+  // Every failure as an Error naming the step: Thrust throws thrust::system_error (a launch) and
+  // std::bad_alloc (its temporary storage: thrust::system::detail::bad_alloc).
+  std::string doing = "starting";
+  const auto failed = [&](const std::string& why) {
+    return Error("summary on the device: " + doing + " failed: " + why);
+  };
   try {
-    return summarize_on(metrics, status, plan, stream);
-  } catch (const thrust::system_error& e) {  // Thrust's own failures (a launch, an allocation)
-    throw Error(std::string("summary on the device: ") + e.what());
+    return summarize_on(metrics, status, plan, stream, doing);
+  } catch (const Error& e) {  // a CUDA call's (FLEETDYN_CUDA_TRY)
+    throw failed(e.what());
+  } catch (const std::bad_alloc& e) {
+    throw failed(std::string("out of memory (") + e.what() + ")");
+  } catch (const std::exception& e) {
+    throw failed(e.what());
+  } catch (...) {
+    throw failed("an unknown exception");
   }
 }
 

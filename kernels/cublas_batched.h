@@ -48,12 +48,12 @@ struct CublasStream {
   CublasStream& operator=(const CublasStream&) = delete;
 };
 
-// Sizes a device buffer to `count` zeros (the kernels overwrite them).
+// Sizes a device buffer to `count` zeros (the kernels overwrite them), zeroed on the device in
+// the stream's order: no host copy.
 template <class E>
 void allocate(DeviceBuffer<E>& buffer, std::size_t count, cudaStream_t stream) {
-  const std::vector<E> zeros(count, E{});
-  buffer.upload(zeros, stream);
-  FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream));  // `zeros` goes out of scope
+  buffer.resize(count);
+  buffer.zero(stream);
 }
 
 // Pointers to each system's block of `stride` scalars in `base`, on the device.

@@ -4,7 +4,10 @@
 
 #include <cuda_runtime.h>
 
+#include <map>
+#include <mutex>
 #include <string>
+#include <utility>
 
 #include "fleetdyn/error.h"
 
@@ -27,6 +30,22 @@ inline std::string current_cuda_device_name() {
   cudaDeviceProp prop{};
   FLEETDYN_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
   return prop.name;
+}
+
+// An attribute of the current device, queried once per (device, attribute) and then cached.
+inline int current_device_attribute(cudaDeviceAttr attr) {
+  int device = 0;
+  FLEETDYN_CUDA_TRY(cudaGetDevice(&device));
+  static std::mutex mutex;
+  static std::map<std::pair<int, int>, int> cache;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_pair(device, static_cast<int>(attr));
+  const auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  int value = 0;
+  FLEETDYN_CUDA_TRY(cudaDeviceGetAttribute(&value, attr, device));
+  cache.emplace(key, value);
+  return value;
 }
 
 }  // namespace fleetdyn

@@ -123,7 +123,8 @@ class PgsCudaEngine final : public PgsEngine<T> {
         shared_bytes_ = bytes;
       }
     }
-    scratch_.upload(std::vector<T>(shared_bytes_ > 0 ? 0 : scratch * static_cast<size_t>(n), T(0)), stream_);
+    scratch_.resize(shared_bytes_ > 0 ? 0 : scratch * static_cast<size_t>(n));
+    scratch_.zero(stream_);  // on the device: no host copy of the zeros
     write(arrays);
   }
 

@@ -1,6 +1,7 @@
-// The pgs vehicle on the GPU: kLanes lanes of a warp per vehicle (kVehiclesPerBlock vehicles per
-// one-warp block), the vehicle's solver scratch (rows and bodies, physics/pgs/layout.h) in shared
-// memory. Lane 0 of a vehicle's group runs the scalar phases the CPU runs (VehicleRun: inputs and
+// The pgs vehicle on the GPU: kLanes lanes of a warp per vehicle (up to 4 vehicles per block of
+// at most one warp, as many as the device's shared memory per block holds: pgs_launch_shape.h),
+// the vehicle's solver scratch (rows and bodies, physics/pgs/layout.h) in shared memory. Lane 0
+// of a vehicle's group runs the scalar phases the CPU runs (VehicleRun: inputs and
 // drivers, the loads, building the rows and the warm start, the position update, the sanity
 // check and the metrics; physics/pgs/vehicle.h's phases); all the group's lanes split each row
 // color of every sweep and the residual (physics/pgs/solve.h pgs_solve with lanes > 1),
@@ -14,24 +15,27 @@
 #include <cuda_runtime.h>
 
 #include "kernels/cuda_check.h"
+#include "kernels/pgs_launch_shape.h"
 #include "kernels/pgs_vehicle_kernel.h"
 
 namespace fleetdyn {
 namespace {
 
-// Lanes per vehicle: the vehicle's widest row color has 5 rows (a chassis row, and per corner a
-// row of its upright), so 8 lanes take any color in one pass.
-constexpr int kLanes = 8;
-constexpr int kVehiclesPerBlock = 32 / kLanes;
+constexpr int kLanes = kPgsLanesPerVehicle;
 template <class T>
-constexpr size_t kSharedBytesPerBlock = sizeof(T) * pgsv::kScratchSize* kVehiclesPerBlock;
+constexpr size_t kScratchBytes = sizeof(T) * pgsv::kScratchSize;  // one vehicle's, in shared memory
 
+// A block is vehicles_per_block whole groups of kLanes threads (blockDim.x = vehicles_per_block *
+// kLanes, at most a warp). The lanes synchronize only within their group (pgs::lane_group_mask:
+// the group's own kLanes lanes), so a block of fewer than 4 vehicles, a partial warp, names no
+// thread that does not exist.
 template <bool kDrivers, class T>
 __global__ void __launch_bounds__(32) pgs_vehicle_kernel(BatchView<PgsVehicleModel, T> b, int steps) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const int group = static_cast<int>(threadIdx.x) / kLanes;
   const int lane = static_cast<int>(threadIdx.x) % kLanes;
-  const int v = static_cast<int>(blockIdx.x) * kVehiclesPerBlock + group;
+  const int vehicles_per_block = static_cast<int>(blockDim.x) / kLanes;
+  const int v = static_cast<int>(blockIdx.x) * vehicles_per_block + group;
   if (v >= b.vehicle_count || b.status[v] != kStatusRunning) return;  // uniform across the group
   const PgsVehicleParams<T>& p = b.params[v % b.param_count];
   const IntegratorSettings<T>& integ = b.integrator;
@@ -71,11 +75,16 @@ __global__ void __launch_bounds__(32) pgs_vehicle_kernel(BatchView<PgsVehicleMod
 
 template <bool kDrivers, class T>
 void launch_pgs_vehicle(const BatchView<PgsVehicleModel, T>& view, int steps, cudaStream_t stream) {
+  // As many vehicles per block as the device's opt-in shared memory holds (fp64 on sm_86/89/120,
+  // 99 KB: 3 of 4).
+  const int optin = current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+  const int vehicles_per_block = pgs_vehicles_per_block(kScratchBytes<T>, static_cast<size_t>(optin));
+  const size_t shared_bytes = kScratchBytes<T> * static_cast<size_t>(vehicles_per_block);
   // Above 48 KB a kernel's dynamic shared memory must be opted in to (per device: every launch).
   FLEETDYN_CUDA_TRY(cudaFuncSetAttribute(pgs_vehicle_kernel<kDrivers, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(kSharedBytesPerBlock<T>)));
-  const int blocks = (view.vehicle_count + kVehiclesPerBlock - 1) / kVehiclesPerBlock;
-  pgs_vehicle_kernel<kDrivers, T><<<blocks, 32, kSharedBytesPerBlock<T>, stream>>>(view, steps);
+                                         static_cast<int>(shared_bytes)));
+  const int blocks = (view.vehicle_count + vehicles_per_block - 1) / vehicles_per_block;
+  pgs_vehicle_kernel<kDrivers, T><<<blocks, vehicles_per_block * kLanes, shared_bytes, stream>>>(view, steps);
 }
 
 }  // namespace

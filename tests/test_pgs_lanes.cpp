@@ -1,12 +1,14 @@
 // The pgs solve split over lanes, as the CUDA kernels run it (kernels/pgs_vehicle_kernel.cu,
 // kernels/pgs_cuda.cu): the row coloring of the maximal-coordinate vehicle, each color's rows
 // split over lanes giving the serial colored order's numbers bit for bit, the residual likewise,
-// the colored order solving the same step as the table order, and the vehicle's CUDA kernel
-// against the CPU (skipped without a device).
+// the colored order solving the same step as the table order, the kernel's vehicles per block
+// from a device's shared memory, and the vehicle's CUDA kernel against the CPU (skipped without a
+// device).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -15,6 +17,7 @@
 #include "fleetdyn/batch.h"
 #include "fleetdyn/ce.h"
 #include "fleetdyn/pgs_vehicle.h"
+#include "kernels/pgs_launch_shape.h"
 
 namespace fleetdyn {
 namespace {
@@ -145,6 +148,44 @@ TEST(PgsLanes, ColoredAndTableOrderSolveTheSameStep) {
     std::printf("wheel contact %d: colored %d sweeps, table %d sweeps, max velocity difference %.3e\n",
                 static_cast<int>(def.wheel_contact), colored_sweeps, table_sweeps, worst);
     EXPECT_LT(worst, 1e-7);
+  }
+}
+
+// The kernel's vehicles per block from the opt-in shared memory per block of the devices it runs
+// on: sm_86, sm_89 and sm_120 99 KB (101 376 B), sm_80 163 KB (166 912 B), sm_90 227 KB
+// (232 448 B). fp64's 4 vehicles (4 x 27 000 B) exceed 99 KB: 3 per block there.
+TEST(PgsLanes, VehiclesPerBlockFitTheSharedMemory) {
+  EXPECT_EQ(kPgsLanesPerVehicle, kKernelLanes);
+  EXPECT_EQ(kPgsMaxVehiclesPerBlock * kPgsLanesPerVehicle, 32) << "a full block is one warp";
+  struct Device {
+    const char* arch;
+    std::size_t optin;  // [B]
+  };
+  const Device devices[] = {{"sm_86", 101376}, {"sm_89", 101376}, {"sm_120", 101376}, {"sm_80", 166912}, {"sm_90", 232448}};
+  for (const Device& d : devices) {
+    for (std::size_t scalar : {sizeof(float), sizeof(double)}) {
+      const std::size_t bytes = scalar * static_cast<std::size_t>(kScratchSize);
+      // The most whole vehicles in the limit, at most a warp's 4.
+      std::size_t expected = 0;
+      while (expected < 4 && (expected + 1) * bytes <= d.optin) ++expected;
+      const int got = pgs_vehicles_per_block(bytes, d.optin);
+      EXPECT_EQ(static_cast<std::size_t>(got), expected) << d.arch << ", " << bytes << " B per vehicle";
+      EXPECT_LE(static_cast<std::size_t>(got) * bytes, d.optin) << d.arch;
+      const bool fp64_on_99k = scalar == sizeof(double) && d.optin == 101376;
+      EXPECT_EQ(got, fp64_on_99k ? 3 : 4) << d.arch << ", " << bytes << " B per vehicle";
+    }
+  }
+  // Not even one vehicle: an error naming the bytes needed and available.
+  const std::size_t fp64_bytes = sizeof(double) * static_cast<std::size_t>(kScratchSize);
+  EXPECT_EQ(pgs_vehicles_per_block(fp64_bytes, fp64_bytes), 1);
+  const std::size_t too_small = fp64_bytes - 1;
+  try {
+    pgs_vehicles_per_block(fp64_bytes, too_small);
+    ADD_FAILURE() << too_small << " B hold no fp64 vehicle";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("needs " + std::to_string(fp64_bytes) + " B"), std::string::npos) << what;
+    EXPECT_NE(what.find("at most " + std::to_string(too_small) + " B"), std::string::npos) << what;
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -327,6 +328,19 @@ TEST(VectorEnv, BadConfigurationsNameTheField) {
   VectorEnvConfig c = small_config();
   c.num_envs = 0;
   EXPECT_NE(message(c).find("num_envs"), std::string::npos);
+  // At most INT_MAX / the largest per-env row count (strut: the 49 state rows), so every int index
+  // of a [row][env] array fits; refused before any array is allocated.
+  const int most = std::numeric_limits<int>::max() / kStrutStateSize;
+  EXPECT_EQ(max_envs(VehicleModel::Strut), most);
+  EXPECT_EQ(max_envs(VehicleModel::Ce), std::numeric_limits<int>::max() / kCeStateSize);
+  const std::string range = "VectorEnv: num_envs: must be in [1, " + std::to_string(most) + "] for the strut model";
+  for (int n : {0, -1, most + 1, std::numeric_limits<int>::max()}) {
+    c = small_config();
+    c.num_envs = n;
+    const std::string what = message(c);
+    EXPECT_NE(what.find(range), std::string::npos) << what;
+    EXPECT_NE(what.find("got " + std::to_string(n)), std::string::npos) << what;
+  }
   c = small_config();
   c.observations = {"body_velocity", "altitude"};
   EXPECT_NE(message(c).find("unknown feature 'altitude'"), std::string::npos);

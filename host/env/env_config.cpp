@@ -2,6 +2,7 @@
 // (host/strut/strut_env.h, host/ce/ce_env.h).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -37,7 +38,10 @@ VectorEnvConfig resolve_for(VectorEnvConfig c);
 
 // The config with every default filled in, checked.
 VectorEnvConfig resolve(VectorEnvConfig c) {
-  require(c.num_envs >= 1, "num_envs", "must be at least 1, got " + std::to_string(c.num_envs));
+  const int most = max_envs(c.model);
+  require(c.num_envs >= 1 && c.num_envs <= most, "num_envs",
+          "must be in [1, " + std::to_string(most) + "] for the " + model_name(c.model) +
+              " model (the engines index the env's arrays with 32-bit ints), got " + std::to_string(c.num_envs));
   return with_env_model(c.model, "model", [&](auto host) { return resolve_for<decltype(host)>(std::move(c)); });
 }
 
@@ -210,4 +214,15 @@ template env::EnvConfig<float> device_config<float>(const VectorEnvConfig&);
 template env::EnvConfig<double> device_config<double>(const VectorEnvConfig&);
 
 }  // namespace env_checks
+
+// INT_MAX over the largest per-env row count of the int-indexed [row][env] arrays: the state
+// (Model::kStateSize rows: strut 49, ce 34), the wheel loads (kCorners), actuator and command
+// (3), the origin (2). So their largest index, rows * num_envs - 1, is an int, and so is the CUDA
+// corner kernels' thread count kCorners * num_envs rounded up to whole blocks (the state has
+// more rows than kCorners). The track, observation and action rows are indexed in size_t.
+int max_envs(VehicleModel model) {
+  const int state_rows = with_model(model, [](auto host) { return decltype(host)::kStateSize; });
+  return std::numeric_limits<int>::max() / std::max({state_rows, kCorners, 3, 2});
+}
+
 }  // namespace fleetdyn

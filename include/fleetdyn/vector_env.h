@@ -141,6 +141,11 @@ struct ObservationFeature {
 const std::vector<ObservationFeature>& observation_features();
 std::vector<std::string> default_observations(EnvTask task);
 
+// The most envs of a model's vector env (VectorEnvConfig::num_envs): the engines index the
+// [row][env] arrays (state, actuators, wheel loads) and the CUDA threads (kCorners per env) with
+// ints.
+int max_envs(VehicleModel model);
+
 // The parameter names a model's env can randomize at reset (ParamRandomization::name).
 std::vector<std::string> env_randomizable_params(VehicleModel model);
 

@@ -116,11 +116,6 @@ ParamRandomization randomization_from(const py::handle& item, size_t index) {
   return r;
 }
 
-// The most envs of a model: the engines index their [field][env] state arrays with 32-bit integers.
-long long max_envs(VehicleModel model) {
-  return INT32_MAX / with_model(model, [](auto host) { return decltype(host)::kStateSize; });
-}
-
 const std::map<std::string, ConfigField>& config_fields() {
   static const std::map<std::string, ConfigField> fields = [] {
     std::map<std::string, ConfigField> f;
@@ -135,7 +130,7 @@ const std::map<std::string, ConfigField>& config_fields() {
 #define FLEETDYN_PY_DOUBLE(name) FLEETDYN_PY_FIELD(name, finite_from(v, "VectorEnv: " #name))
     f["num_envs"] = {[](VectorEnvConfig& c, const py::handle& v) {
                        const long long n = integer_in(v, "VectorEnv: num_envs", INT32_MIN, INT32_MAX);
-                       if (n > max_envs(c.model)) {
+                       if (n > max_envs(c.model)) {  // the library's limit (fleetdyn/vector_env.h)
                          throw py::value_error("VectorEnv: num_envs: " + std::to_string(n) + " is above the " +
                                                model_name(c.model) + " env's maximum " + std::to_string(max_envs(c.model)) +
                                                " (the engines index their [field][env] arrays with 32-bit integers)");

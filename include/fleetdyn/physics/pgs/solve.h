@@ -134,8 +134,9 @@ FLEETDYN_INLINE_FN S pgs_sweep(const ModelView<T>& m, Strided<S> scratch) {
 
 // The lanes of a CUDA warp that share one system: `lanes` consecutive lanes (a power of two, at
 // most 32) starting at a multiple of `lanes`, so a warp may hold 32 / lanes systems. A barrier
-// over the group, the largest value over it and lane 0's value. Host code has one lane and none
-// of them does anything.
+// over the group, the largest value over it and lane 0's value. The masks name the group's lanes
+// only (lanes < 32), so a block of whole groups may be a partial warp. Host code has one lane and
+// none of them does anything.
 FLEETDYN_FN unsigned lane_group_mask(int lanes) {
 #if defined(__CUDA_ARCH__)
   if (lanes >= 32) return 0xffffffffu;
