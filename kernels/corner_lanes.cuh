@@ -6,8 +6,6 @@
 
 #include <cuda_runtime.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <type_traits>
 
 #include "fleetdyn/physics/core/corner_group.h"
@@ -76,13 +74,5 @@ template <class Model, class = void>
 struct HasCornerLanes : std::false_type {};
 template <class Model>
 struct HasCornerLanes<Model, std::void_t<decltype(Model::kChassisSize)>> : std::true_type {};
-
-// Whether the models with several lanes per vehicle use them (strut and ce: four, one corner each;
-// pgs: kernels/pgs_vehicle_kernel.cu): yes unless the diagnostic environment variable
-// FLEETDYN_CUDA_LANES=vehicle asks for one thread per vehicle (to measure the difference).
-inline bool lanes_per_vehicle_enabled() {
-  const char* mode = std::getenv("FLEETDYN_CUDA_LANES");
-  return !(mode && std::strcmp(mode, "vehicle") == 0);
-}
 
 }  // namespace fleetdyn

@@ -1,4 +1,4 @@
-// How the CUDA engine (kernels/cuda_engine.cu) launches a model's steps: its generic kernel, a
+// How the CUDA engine (kernels/cuda_engine.cuh) launches a model's steps: its generic kernel, a
 // thread per vehicle running run_vehicle, unless the model's specialization of CudaStepLaunch
 // says the model has its own (kCustom) and launches it:
 //   template <class T> static void launch(const BatchView<Model, T>& view, int steps, cudaStream_t stream);
@@ -15,4 +15,4 @@ struct CudaStepLaunch {
 }  // namespace fleetdyn
 
 // The models with their own kernels.
-#include "kernels/pgs_vehicle_kernel.h"
+#include "kernels/pgs_vehicle_kernel.cuh"

@@ -1,4 +1,4 @@
-// How many pgs vehicles share a block of the vehicle kernel (kernels/pgs_vehicle_kernel.cu): each
+// How many pgs vehicles share a block of the vehicle kernel (kernels/pgs_vehicle_kernel.cuh): each
 // vehicle's solver scratch sits in the block's dynamic shared memory, so the device's opt-in
 // limit per block bounds it. Plain C++ (no CUDA), so the CPU tests check the choice.
 #pragma once

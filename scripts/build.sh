@@ -1,15 +1,39 @@
 #!/usr/bin/env bash
-# Configure and build fleetdyn into build/ (Release). Extra arguments go to cmake, e.g.
-# -DFLEETDYN_CUDA=OFF. CUDA is compiled for one architecture (90, as CI does) unless an argument
-# says otherwise, e.g. -DCMAKE_CUDA_ARCHITECTURES=native (a plain cmake configure picks the
-# architectures itself: README.md).
+# Configure and build fleetdyn into build/ (Release).
+#   scripts/build.sh [CMAKE_ARGS...]          everything: library, tool, tests, benchmarks, Python module
+#   scripts/build.sh --tool [CMAKE_ARGS...]   the library and the `fleetdyn` tool only (scripts/run.sh)
+# Extra arguments go to cmake and win over these defaults, e.g. -DFLEETDYN_CUDA=OFF.
+# CUDA: compiled whenever the toolkit is installed (CI: a kernel that does not compile fails the
+# build), for the GPU of this machine (`native`) when nvidia-smi sees one, else for one
+# architecture, 90 (H100/H200, as CI does); -DCMAKE_CUDA_ARCHITECTURES=... picks others. With
+# --tool on a machine without a visible GPU the CUDA backend could not run, so it is left out
+# (minutes of device compile saved) unless an argument sets FLEETDYN_CUDA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
-# CI compiles the CUDA code (one architecture) whenever the toolkit is installed, even where
-# nvcc is not on the PATH, so a kernel that does not compile fails the build.
+gpu_visible=0
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null |
+  grep -q '^[0-9]'; then
+  gpu_visible=1
+fi
+arch=90
+[ "$gpu_visible" = 0 ] || arch=native
+parts=(-DFLEETDYN_BUILD_TESTS=ON -DFLEETDYN_BUILD_BENCH=ON -DFLEETDYN_BUILD_PYTHON=ON)
+cuda=(-DFLEETDYN_CUDA=AUTO)
+target=()
+if [ "${1:-}" = --tool ]; then
+  shift
+  parts=(-DFLEETDYN_BUILD_TESTS=OFF -DFLEETDYN_BUILD_BENCH=OFF -DFLEETDYN_BUILD_PYTHON=OFF)
+  target=(--target fleetdyn_cli)
+  if [ "$gpu_visible" = 0 ] && [[ " $* " != *" -DFLEETDYN_CUDA="* ]]; then
+    echo "build.sh: no GPU visible (nvidia-smi): the tool is built with the CPU backend only" \
+      "(scripts/build.sh --tool -DFLEETDYN_CUDA=ON compiles CUDA too)" >&2
+    cuda=(-DFLEETDYN_CUDA=OFF)
+  fi
+fi
+# CI compiles the CUDA code whenever the toolkit is installed, even where nvcc is not on the PATH.
 if ! command -v nvcc >/dev/null 2>&1 && [ -z "${CUDACXX:-}" ] && [ -x /usr/local/cuda/bin/nvcc ]; then
   export CUDACXX=/usr/local/cuda/bin/nvcc
 fi
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "$@"
-cmake --build build -j "$jobs"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$arch" "${cuda[@]}" "${parts[@]}" "$@"
+cmake --build build -j "$jobs" "${target[@]+"${target[@]}"}"

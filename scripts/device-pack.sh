@@ -22,23 +22,19 @@ for arg in "$@"; do
 done
 pack_tool=${DEVICE_PACK:-../shared/tools/device-pack}
 [ -x "$pack_tool" ] || { echo "device-pack.sh: $pack_tool not found (set DEVICE_PACK)" >&2; exit 2; }
-scripts/install-deps.sh
+scripts/install-deps.sh --test
 cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLEETDYN_CUDA=ON -DFLEETDYN_SHARED_LIBRARY=ON \
-  -DCMAKE_CUDA_ARCHITECTURES=90-real -DFLEETDYN_CUDA_VARIANTS="$variants" -DFLEETDYN_BUILD_BENCH=OFF \
-  -DFLEETDYN_BUILD_PYTHON=OFF
-cmake --build build-device -j "$(nproc 2>/dev/null || echo 2)"
-# The test programs with CUDA cases, from the ctest label (each test's command is its program).
-mapfile -t programs < <(ctest --test-dir build-device -L cuda --show-only=json-v1 |
-  python3 -c 'import json, os, sys
-seen = []
-for t in json.load(sys.stdin)["tests"]:
-    p = t["command"][0]
-    if p not in seen and os.access(p, os.X_OK):
-        seen.append(p)
-print("\n".join(seen))')
-[ "${#programs[@]}" -gt 0 ] || { echo "device-pack.sh: no test carries the label cuda" >&2; exit 1; }
+  -DCMAKE_CUDA_ARCHITECTURES=90-real -DFLEETDYN_CUDA_VARIANTS="$variants" -DFLEETDYN_BUILD_TESTS=ON \
+  -DFLEETDYN_BUILD_BENCH=OFF -DFLEETDYN_BUILD_PYTHON=OFF
+# Only what the GPU check runs: the tool and the test programs with CUDA cases (the ctest label
+# `cuda`: the target cuda_tests, listed in build-device/cuda-tests.txt).
+cmake --build build-device -j "$(nproc 2>/dev/null || echo 2)" --target fleetdyn_cli cuda_tests
+mapfile -t names < <(grep -v '^$' build-device/cuda-tests.txt)
+[ "${#names[@]}" -gt 0 ] || { echo "device-pack.sh: no test program has CUDA cases (build-device/cuda-tests.txt)" >&2; exit 1; }
+programs=()
+for name in "${names[@]}"; do programs+=("build-device/tests/$name"); done
 "$pack_tool" .device build-device/fleetdyn "${programs[@]}"
-for p in "${programs[@]}"; do basename "$p"; done > .device/cuda-tests.txt
+printf '%s\n' "${names[@]}" > .device/cuda-tests.txt
 {
   echo "variants=$variants"
   echo "shared_library=ON"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Registers, stack frame and spills of every CUDA kernel, as ptxas reports them, as a markdown
-# table (bench/floor.md records them). Needs nvcc, no GPU. Compiles each kernels/*.cu the way the
-# build does (-O3, --fmad=false) for one architecture.
+# table (bench/floor.md records them). Needs nvcc, no GPU. Compiles each kernels/*.cu and the
+# engines' translation units that the CMake configure of build/ generates (build/generated/kernels:
+# one per model and precision) the way the build does (-O3, --fmad=false) for one architecture.
 #   scripts/kernel-resources.sh [ARCH=90] [FILE.cu ...]
 #   scripts/kernel-resources.sh --log BUILD_LOG   (the table from a build's output with -Xptxas=-v)
-# NVCC_FLAGS adds options (e.g. NVCC_FLAGS=-DFLEETDYN_CUDA_CORNER_MIN_BLOCKS=4).
+# NVCC_FLAGS adds options (e.g. NVCC_FLAGS=-DFLEETDYN_CUDA_VARIANTS=1 for the measuring variants).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -15,7 +16,10 @@ else
   arch=${1:-90}
   shift || true
   files=("$@")
-  [[ ${#files[@]} -gt 0 ]] || files=(kernels/*.cu)
+  if [[ ${#files[@]} -eq 0 ]]; then
+    [[ -d build/generated/kernels ]] || { echo "kernel-resources.sh: configure build/ first (scripts/build.sh)" >&2; exit 2; }
+    files=(kernels/*.cu build/generated/kernels/*.cu)
+  fi
   nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
   for f in "${files[@]}"; do
     # shellcheck disable=SC2086

@@ -5,5 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-scripts/build.sh >/dev/null
+scripts/build.sh --tool >/dev/null
 exec build/fleetdyn run "$@"

@@ -28,7 +28,7 @@ timed() {  # timed LABEL COMMAND...: run it and note how long it took
   timings+=("$(printf '%-28s %5d s' "$label" $((SECONDS - start)))")
 }
 
-timed "install" scripts/install-deps.sh
+timed "install" scripts/install-deps.sh --test
 timed "format check" scripts/check-format.sh
 if [[ $parts == *main* ]]; then
   timed "build (Release)" scripts/build.sh "${args[@]+"${args[@]}"}"

@@ -10,8 +10,10 @@
 
 #include <cmath>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -25,6 +27,7 @@
 #include "host/env/env_models.h"
 #include "host/env/env_storage.h"
 #include "host/strut/strut_host.h"
+#include "kernels/cuda_mapping.h"
 
 namespace fleetdyn {
 namespace {
@@ -234,6 +237,37 @@ void expect_split_layout_covers_state() {
 TEST(CornerLanes, SplitLayoutsHoldEveryStateScalarOnce) {
   expect_split_layout_covers_state<StrutModel>();
   expect_split_layout_covers_state<CeModel>();
+}
+
+// Which mapping the CUDA engines take (kernels/cuda_mapping.h): four lanes per vehicle unless a
+// diagnostic variable asks for a measuring variant, and in a build without the variants (the
+// default, as this test's) each such request is an error naming the variable and the option
+// that builds it, never a silent fallback.
+TEST(CornerLanes, MeasuringVariantsAreAnErrorWhereNotBuilt) {
+  ASSERT_FALSE(kCudaVariantsBuilt);
+  const char* variables[] = {"FLEETDYN_CUDA_LANES", "FLEETDYN_CUDA_CORNER_REGISTERS", "FLEETDYN_CUDA_PARAMS"};
+  for (const char* v : variables) unsetenv(v);
+  const CudaMapping plain = cuda_mapping_from_environment();
+  EXPECT_TRUE(plain.lanes_per_vehicle);
+  EXPECT_FALSE(plain.capped_registers);
+  EXPECT_FALSE(plain.global_params);
+  const char* requests[][2] = {{"FLEETDYN_CUDA_LANES", "vehicle"},
+                               {"FLEETDYN_CUDA_CORNER_REGISTERS", "128"},
+                               {"FLEETDYN_CUDA_PARAMS", "global"}};
+  for (const auto& r : requests) {
+    setenv(r[0], r[1], 1);
+    try {
+      cuda_mapping_from_environment();
+      ADD_FAILURE() << r[0] << "=" << r[1] << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string(r[0]) + "=" + r[1]), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("-DFLEETDYN_CUDA_VARIANTS=ON"), std::string::npos) << e.what();
+    }
+    unsetenv(r[0]);
+  }
+  setenv("FLEETDYN_CUDA_LANES", "lanes", 1);  // any other value is the default
+  EXPECT_TRUE(cuda_mapping_from_environment().lanes_per_vehicle);
+  unsetenv("FLEETDYN_CUDA_LANES");
 }
 
 }  // namespace

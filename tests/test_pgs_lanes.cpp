@@ -1,4 +1,4 @@
-// The pgs solve split over lanes, as the CUDA kernels run it (kernels/pgs_vehicle_kernel.cu,
+// The pgs solve split over lanes, as the CUDA kernels run it (kernels/pgs_vehicle_kernel.cuh,
 // kernels/pgs_cuda.cu): the row coloring of the maximal-coordinate vehicle, each color's rows
 // split over lanes giving the serial colored order's numbers bit for bit, the residual likewise,
 // the colored order solving the same step as the table order, the kernel's vehicles per block
@@ -24,7 +24,7 @@ namespace {
 
 using namespace pgsv;
 
-// Lanes per vehicle of the CUDA kernel (kernels/pgs_vehicle_kernel.cu kLanes).
+// Lanes per vehicle of the CUDA kernel (kernels/pgs_vehicle_kernel.cuh kLanes).
 constexpr int kKernelLanes = 8;
 
 PgsVehicleDef rows_mode() {

@@ -1,4 +1,5 @@
-// CUDA backend entry points. Implemented in kernels/cuda_engine.cu when the library is built
+// CUDA backend entry points. Implemented in kernels/cuda_engine.cu and kernels/cuda_engine.cuh (one
+// translation unit per model and precision) when the library is built
 // with CUDA, and by host/backend/cuda_unavailable.cpp otherwise.
 #pragma once
 

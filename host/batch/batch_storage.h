@@ -1,6 +1,6 @@
 // Host-side storage of a batch of one model in the batch's scalar type: the structure-of-arrays
 // state and everything a BatchView points to. The CPU engine steps it in place; the CUDA engine
-// mirrors it on the device (kernels/cuda_engine.cu). Internal to the library.
+// mirrors it on the device (kernels/cuda_engine.cuh). Internal to the library.
 #pragma once
 
 #include <vector>
@@ -27,7 +27,7 @@ enum SyncPart : unsigned {
 // empty), and the sync parts whose upload sends it (kSyncConstant: only the first upload). The
 // arrays of kSyncVehicles are the ones an engine's download brings back. `Params` is the
 // model's parameter struct in the batch's scalar type. The CUDA engine's device mirror, its
-// uploads, its device view and its download are generated from this list (kernels/cuda_engine.cu).
+// uploads, its device view and its download are generated from this list (kernels/cuda_engine.cuh).
 #define FLEETDYN_BATCH_ARRAYS(X)                                                                                  \
   X(kSyncConstant, params, Params, params)                                    /* [param_count] */                 \
   X(kSyncConstant, heightfield, T, terrain.hf_heights)                        /* TerrainDesc's samples */         \

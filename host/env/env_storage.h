@@ -19,7 +19,7 @@ namespace fleetdyn {
 // by allocate(): rows * env_count elements of value `fill`. FLEETDYN_ENV_SHARED_ARRAYS(X) lists
 // those not per env (rows 0: set by the caller, not by allocate), sent to an engine by its
 // upload_all and never brought back. The CUDA engine's device mirror, uploads, device view and
-// download are generated from these lists (kernels/env_kernels.cu). `Params` is the model's
+// download are generated from these lists (kernels/env_engine.cuh). `Params` is the model's
 // parameter struct in the env's scalar type.
 #define FLEETDYN_ENV_SHARED_ARRAYS(X)            \
   X(heightfield, T, terrain.hf_heights, 0, T(0)) \

@@ -215,7 +215,7 @@ PgsVehicleParams<T> build_pgs_vehicle_params(const PgsVehicleDef& def, double st
   settings.warm_start = def.warm_start;
   settings.cone = def.cone;
   // Rows color by color on every backend: the CUDA kernel's lanes split each color, and the CPU
-  // then runs the same arithmetic in the same order (kernels/pgs_vehicle_kernel.cu).
+  // then runs the same arithmetic in the same order (kernels/pgs_vehicle_kernel.cuh).
   settings.colored_sweeps = true;
   if (def.wheel_contact == WheelContact::Rows) {
     if (terrain.kind != TerrainKind::Flat) {

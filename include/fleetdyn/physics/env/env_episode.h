@@ -1,7 +1,7 @@
 // One env of the vector environment: reset (fresh parameters, track and initial state from the
 // episode's random stream), observation, and the env step (actuators, `decimation` physics
 // steps, reward, termination, same-step autoreset). Written once for the CPU loop and the CUDA
-// kernel (kernels/env_kernels.cu); each env touches only its own columns.
+// kernel (kernels/env_engine.cuh); each env touches only its own columns.
 #pragma once
 
 #include <type_traits>

@@ -1,10 +1,13 @@
-// CUDA backend of the vector environment: the per-env routines of physics/env/env_episode.h (the
-// CPU backend's source), for every model (FLEETDYN_ENV_KINDS: strut and ce). The step runs four
-// lanes per env, one corner each (kernels/corner_lanes.cuh; one thread per env with
-// FLEETDYN_CUDA_LANES=vehicle); resets one thread per env (ce's solves its rest state in the
-// thread, physics/ce/ce_rest.h). Every buffer
-// lives on the device; step() enqueues on the env's stream and reads back nothing except, for
-// device actions, the one int of the action check.
+// CUDA backend of the vector environment for one (model, precision), instantiated by a
+// translation unit of its own (FLEETDYN_INSTANTIATE_CUDA_ENV_ENGINE; CMake generates one per
+// entry of FLEETDYN_ENV_KINDS, kernels/sources.cmake): the per-env routines of
+// physics/env/env_episode.h (the CPU backend's source). The step runs four lanes per env, one
+// corner each (kernels/corner_lanes.cuh; one thread per env is a measuring variant,
+// kernels/cuda_mapping.h); resets one thread per env (ce's solves its rest state in the thread,
+// physics/ce/ce_rest.h). Every buffer lives on the device; step() enqueues on the env's stream
+// and reads back nothing except, for device actions, the one int of the action check.
+#pragma once
+
 #include <cuda_runtime.h>
 
 #include <cstring>
@@ -14,6 +17,7 @@
 #include "host/env/env_storage.h"
 #include "kernels/corner_lanes.cuh"
 #include "kernels/cuda_check.h"
+#include "kernels/cuda_mapping.h"
 #include "kernels/device_buffer.h"
 
 namespace fleetdyn {
@@ -81,10 +85,14 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
     FLEETDYN_ENV_SHARED_ARRAYS(FLEETDYN_UPLOAD_ENV_ARRAY)
     FLEETDYN_ENV_ARRAYS(FLEETDYN_UPLOAD_ENV_ARRAY)
 #undef FLEETDYN_UPLOAD_ENV_ARRAY
-    for (DeviceBuffer<float>& slot : actions_slot_)
-      slot.upload(std::vector<float>(static_cast<size_t>(h.env_count) * 3, 0.0f), stream_);
-    mask_.upload(std::vector<uint8_t>(static_cast<size_t>(h.env_count), 0), stream_);
-    bad_.upload(std::vector<int>(1, 0), stream_);
+    for (DeviceBuffer<float>& slot : actions_slot_) {
+      slot.resize(static_cast<size_t>(h.env_count) * 3);
+      slot.zero(stream_);
+    }
+    mask_.resize(static_cast<size_t>(h.env_count));
+    mask_.zero(stream_);
+    bad_.resize(1);
+    bad_.zero(stream_);
     FLEETDYN_CUDA_TRY(cudaStreamSynchronize(stream_));  // the host vectors may change after this
   }
   void upload_base_params(EnvStorage<Model, T>& h) override {
@@ -121,14 +129,13 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
     }
     EnvView<Model, T> view = buffers(h);
     view.actions = device_actions;
-    bool launched = false;
-    if constexpr (HasCornerLanes<Model>::value) {
-      if (lanes_per_vehicle_) {
+    if (lanes_per_vehicle_) {
+      if constexpr (HasCornerLanes<Model>::value) {
         env_corner_step_kernel<Model, T><<<blocks(n * kCorners), kEnvThreadsPerBlock, 0, stream_>>>(view);
-        launched = true;
       }
+    } else if constexpr (kThreadKernel) {
+      env_step_kernel<Model, T><<<blocks(n), kEnvThreadsPerBlock, 0, stream_>>>(view);
     }
-    if (!launched) env_step_kernel<Model, T><<<blocks(n), kEnvThreadsPerBlock, 0, stream_>>>(view);
     FLEETDYN_CUDA_TRY(cudaGetLastError());
     return n;
   }
@@ -169,7 +176,9 @@ class CudaEnvEngine final : public EnvEngine<Model, T> {
     return device;
   }
   static int blocks(int n) { return (n + kEnvThreadsPerBlock - 1) / kEnvThreadsPerBlock; }
-  bool lanes_per_vehicle_ = lanes_per_vehicle_enabled();
+  // One thread per env: a measuring variant, or where a model has no corner lanes.
+  static constexpr bool kThreadKernel = kCudaVariantsBuilt || !HasCornerLanes<Model>::value;
+  bool lanes_per_vehicle_ = cuda_mapping_from_environment().lanes_per_vehicle && HasCornerLanes<Model>::value;
   cudaStream_t stream_ = nullptr;
   int* bad_host_ = nullptr;                 // pinned
   float* staging_[2] = {nullptr, nullptr};  // pinned
@@ -193,9 +202,8 @@ std::unique_ptr<EnvEngine<Model, T>> make_cuda_env_engine() {
   return std::make_unique<CudaEnvEngine<Model, T>>();
 }
 
-#define FLEETDYN_INSTANTIATE_CUDA_ENV_ENGINE(Model, T) \
-  template std::unique_ptr<EnvEngine<Model, T>> make_cuda_env_engine<Model, T>();
-FLEETDYN_ENV_KINDS(FLEETDYN_INSTANTIATE_CUDA_ENV_ENGINE)
-#undef FLEETDYN_INSTANTIATE_CUDA_ENV_ENGINE
-
 }  // namespace fleetdyn
+
+// The env engine of one kind, in the translation unit that names it.
+#define FLEETDYN_INSTANTIATE_CUDA_ENV_ENGINE(Model, T) \
+  template std::unique_ptr<::fleetdyn::EnvEngine<::fleetdyn::Model, T>> fleetdyn::make_cuda_env_engine<::fleetdyn::Model, T>();

@@ -12,11 +12,17 @@
 // far beyond the L1, so every row update waits on L2; and a vehicle's sweep is a chain of
 // dependent row updates. Here the scratch sits in shared memory and a color's rows (no two on one
 // body) update at once.
+//
+// The engine's translation unit of each precision (kernels/cuda_engine.cuh) compiles the kernels
+// of that precision, through CudaStepLaunch<PgsVehicleModel> below.
+#pragma once
+
 #include <cuda_runtime.h>
 
+#include "fleetdyn/physics/pgs/pgs_vehicle_batch.h"
 #include "kernels/cuda_check.h"
+#include "kernels/cuda_step_launch.h"
 #include "kernels/pgs_launch_shape.h"
-#include "kernels/pgs_vehicle_kernel.h"
 
 namespace fleetdyn {
 namespace {
@@ -89,16 +95,18 @@ void launch_pgs_vehicle(const BatchView<PgsVehicleModel, T>& view, int steps, cu
 
 }  // namespace
 
-template <class T>
-void CudaStepLaunch<PgsVehicleModel>::launch(const BatchView<PgsVehicleModel, T>& view, int steps, cudaStream_t stream) {
-  if (view.driver.mode != kDriverOpenLoop) {
-    launch_pgs_vehicle<true>(view, steps, stream);
-  } else {
-    launch_pgs_vehicle<false>(view, steps, stream);
+// The pgs vehicle's own kernel instead of the engine's thread per vehicle.
+template <>
+struct CudaStepLaunch<PgsVehicleModel> {
+  static constexpr bool kCustom = true;
+  template <class T>
+  static void launch(const BatchView<PgsVehicleModel, T>& view, int steps, cudaStream_t stream) {
+    if (view.driver.mode != kDriverOpenLoop) {
+      launch_pgs_vehicle<true>(view, steps, stream);
+    } else {
+      launch_pgs_vehicle<false>(view, steps, stream);
+    }
   }
-}
-
-template void CudaStepLaunch<PgsVehicleModel>::launch<float>(const BatchView<PgsVehicleModel, float>&, int, cudaStream_t);
-template void CudaStepLaunch<PgsVehicleModel>::launch<double>(const BatchView<PgsVehicleModel, double>&, int, cudaStream_t);
+};
 
 }  // namespace fleetdyn
