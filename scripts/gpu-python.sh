@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Run on the lent GPU machine from the repository root (after scripts/device-pack.sh here, with
-# `.device` in the carry): builds the Python module there with CUDA (nvcc, pybind11 and the
+# Run on the lent GPU machine from the repository root (after scripts/device-pack.sh --python here,
+# with `.device` in the carry): builds the Python module there with CUDA (nvcc, pybind11 and the
 # machine's python3; Eigen's headers from .device/eigen), runs the Python tests that need a GPU
 # (torch zero-copy through DLPack, streams, device actions), the vector env's own tests and the
 # PPO example's, measures env-steps per second from Python at 4096 envs, 10 physics steps per env
@@ -10,6 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-bench/results}
 mkdir -p "$out"
+[ -d .device/eigen ] || { echo "gpu-python.sh: .device/eigen is missing: pack with scripts/device-pack.sh --python" >&2; exit 2; }
 cmake -S . -B build-gpu-py -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLEETDYN_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DFLEETDYN_BUILD_CLI=OFF -DFLEETDYN_BUILD_TESTS=OFF -DFLEETDYN_BUILD_BENCH=OFF -DFLEETDYN_MPI=OFF \
   -DEigen3_DIR="$PWD/.device/eigen/share/eigen3/cmake" > "$out/gpu-python-configure.log" 2>&1 ||

@@ -13,6 +13,7 @@
 
 namespace fleetdyn::study {
 
+#if defined(FLEETDYN_HAS_MPI)
 namespace {
 // mpirun (OpenMPI, MPICH, Slurm's PMI) tells its children in the environment.
 bool started_by_mpirun() {
@@ -22,6 +23,7 @@ bool started_by_mpirun() {
   return false;
 }
 }  // namespace
+#endif
 
 int launcher_local_rank(const char* (*lookup)(const char*)) {
   for (const char* var : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
