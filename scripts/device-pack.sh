@@ -38,6 +38,9 @@ mapfile -t names < <(grep -v '^$' build-device/cuda-tests.txt)
 programs=()
 for name in "${names[@]}"; do programs+=("build-device/tests/$name"); done
 "$pack_tool" .device build-device/fleetdyn "${programs[@]}"
+# Without their symbol tables (5 MiB: the pack with the measuring variants then fits). The device
+# code keeps its line tables, the library its exported names for host backtraces.
+strip --strip-unneeded .device/bin/* .device/lib/libfleetdyn.so
 printf '%s\n' "${names[@]}" > .device/cuda-tests.txt
 {
   echo "variants=$variants"
