@@ -3,7 +3,7 @@
 # environment, `pip install` (CUDA off by default, to keep CI short), then a smoke test of what was
 # installed, run from outside the source tree with no PYTHONPATH: import fleetdyn, step a small
 # Batch, read its metrics, and run the `fleetdyn` tool from the environment's bin/. Prints the time
-# the install took. Where Debian's /usr/bin/python3 has PyTorch (python3-torch, scripts/install-deps.sh)
+# the install took. Where Debian's /usr/bin/python3 has PyTorch (python3-torch, scripts/install-deps.sh --test)
 # the venv is made from it, seeing its torch, and the PPO example's tests
 # (python/tests/test_ppo_example.py, examples/train_ppo.py) run against the installed package.
 #   scripts/test-pip-install.sh [PIP_ARGS...]     e.g. -C cmake.define.FLEETDYN_CUDA=AUTO

@@ -128,7 +128,7 @@ def test_samples_as_numpy_and_as_pandas(scenario_file, tmp_path):
     arrays = _study.read_samples(path, use_pandas=False)
     assert arrays["sample"].dtype == np.int64 and arrays["valid"].dtype == np.int64
     assert arrays["tire.mu"].dtype == np.float64 and arrays["tire.mu"].shape == (6,)
-    import pandas  # scripts/install-deps.sh installs it for the tests
+    import pandas  # scripts/install-deps.sh --test installs it for the tests
     frame = _study.read_samples(path)
     assert isinstance(frame, pandas.DataFrame) and list(frame.columns) == list(arrays)
     np.testing.assert_array_equal(frame["tire.mu"].to_numpy(), arrays["tire.mu"])
