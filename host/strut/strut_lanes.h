@@ -97,6 +97,8 @@ inline SoilTireLoad<Lanes<T, W>> soil_tire_load(const TerrainDesc<T>& t, Vec3<La
     out.fy.set(i, one.fy);
     out.fz.set(i, one.fz);
     out.my.set(i, one.my);
+    out.mx.set(i, one.mx);
+    out.mz.set(i, one.mz);
   }
   return out;
 }

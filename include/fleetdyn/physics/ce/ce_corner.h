@@ -180,15 +180,18 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   const TireInput<T> tin = tire_input(p.tire, fz, pen, dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin_abs,
                                       rolling_radius, c[kCornerDeflLong], c[kCornerDeflLat]);
   TireOutput<T> tire = tmeasy_forces(p.tire, tin, contact.mu_scale);
-  // On soil (physics/core/terrain_soil.h), as strut: the soil's forces at the wheel centre and its
-  // torque about the spin axis replace the tire's forces, aligning moment and rolling resistance;
-  // the tire's damping stays on the normal force; the tread deflections relax (du/dt = -c u / d).
+  // On soil (physics/core/terrain_soil.h), as strut: the soil's forces at the wheel centre, its
+  // torque about the spin axis and the moments of its lateral force, which acts below the centre
+  // (soil_couple), replace the tire's forces, aligning moment and rolling resistance; the tire's
+  // damping stays on the normal force; the tread deflections relax (du/dt = -c u / d).
   // Everything soil changes is set in this one block (the firm-ground code keeps its rounding).
   const Vec3<T> normal_body = mul_transpose(rot, contact.normal);
   T contact_lever = contact.extent - pen;
-  Vec3<T> contact_lateral = contact.lateral;                    // off the tread: to the sidewall's edge
-  T spin_lever = contact_lever, spin_force = tire.fx;           // the tire's torque on the spin: -lever * force
-  Vec3<T> mz_axis = normal_body;                                // the axis of the tire's moment mz on the wheel
+  Vec3<T> contact_lateral = contact.lateral;           // off the tread: to the sidewall's edge
+  T spin_lever = contact_lever, spin_force = tire.fx;  // the tire's torque on the spin: -lever * force
+  Vec3<T> mz_axis = normal_body;                       // the axis of the tire's moment mz on the wheel
+  bool on_soil = false;
+  Vec3<T> soil_couple{T(0), T(0), T(0)};                        // body frame
   if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {  // the only cost without soil
     const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y, p.tire.unloaded_radius,
                                                 p.tire.width, p.tire.vertical_stiffness, p.tire.vertical_damping, pen,
@@ -206,6 +209,8 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
       contact_lateral = Vec3<T>{T(0), T(0), T(0)};
       spin_lever = T(1);
       spin_force = -soil.my;
+      on_soil = true;
+      soil_couple = mul_transpose(rot, soil.mx * t_long + soil.mz * contact.normal);
     }
   }
   out.tire_defl_long_rate = tire.defl_long_rate;
@@ -227,6 +232,7 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   out.wheel_ext_force = force_at(p.wheel_mass * gravity_body, pose.wheel_centre) +
                         force_at(mul_transpose(rot, tire_force_world), contact_point_body) +
                         SpatialVec<T>{wheel_torque, {T(0), T(0), T(0)}};
+  if (on_soil) out.wheel_ext_force = out.wheel_ext_force + SpatialVec<T>{soil_couple, {T(0), T(0), T(0)}};
   out.chassis_reaction = SpatialVec<T>{-(drive_torque + brake) * axis, {T(0), T(0), T(0)}};
   // A second surface the tire touches (a curb's face beside the ground it stands on): its force
   // at its contact point, without its moment about the spin axis (tire_secondary_force).

@@ -78,6 +78,11 @@ struct SoilWheelForces {
   T fz;                  // [N]: vertical force the soil carries
   T my;                  // [N m]: soil torque on the wheel about its spin axis (y); the driving torque
                          // that holds the slip steady is -my
+  T mx;                  // [N m]: moment of fy about the wheel centre, around the heading (x): the
+                         // lateral shear acts on the contact arc, the bulldozing on the immersed side
+                         // face, both below the centre (docs/models/soft-soil.md)
+  T mz;                  // [N m]: moment of fy about the wheel centre, around the vertical (z): the
+                         // lateral shear on the arc ahead of the lowest point
   T sinkage;             // z [m]: depth of the wheel's lowest point below the undisturbed surface
   T entry_angle;         // theta_1 [rad]: where the rim meets the undisturbed surface
   T fy_bulldozing;       // [N]: the bulldozing part of fy
@@ -200,33 +205,51 @@ FLEETDYN_FN void soil_gauss_node(int i, T* t, T* w) {
 constexpr int kSoilArcNodes = 10;
 
 // Immersed side face of the wheel (the circular segment below the undisturbed surface, depth z):
-// its area A [m^2] and its first moment M = integral of depth dA [m^3] about the surface.
-// Integrated in y = z t^2 (height above the lowest point), which removes the square-root edge.
+// its area A [m^2], its first moment M = integral of depth dA [m^3] and its second moment
+// S = integral of depth^2 dA [m^4] about the surface. Integrated in y = z t^2 (height above the
+// lowest point), which removes the square-root edge.
 template <class T>
-FLEETDYN_FN void soil_side_face(T radius, T sinkage, T* area, T* moment) {
+FLEETDYN_FN void soil_side_face(T radius, T sinkage, T* area, T* moment, T* second = nullptr) {
   const T z = clamp(sinkage, T(0), radius);
-  T a = T(0), m = T(0);
+  T a = T(0), m = T(0), s = T(0);
   for (int i = 0; i < kSoilArcNodes; ++i) {
     T t, w;
     soil_gauss_node(i, &t, &w);
     const T u = t * t;
     // chord 2 sqrt(y (2r - y)) times dy = 2 z t dt, with y = z u
     const T da = w * T(4) * z * u * sqrt(z * (T(2) * radius - z * u));
+    const T depth = z * (T(1) - u);
     a += da;
-    m += da * z * (T(1) - u);
+    m += da * depth;
+    s += da * depth * depth;
   }
   *area = a;
   *moment = m;
+  if (second) *second = s;
 }
 
-// Bulldozing capacity [N]: Rankine passive earth pressure gamma d N_phi + 2 c sqrt(N_phi) at
-// depth d, N_phi = tan^2(pi/4 + phi/2), over the immersed side face.
+// Bulldozing on the immersed side face: Rankine passive earth pressure gamma d N_phi + 2 c
+// sqrt(N_phi) at depth d, N_phi = tan^2(pi/4 + phi/2).
+template <class T>
+struct SoilBulldozing {
+  T capacity;  // [N]: the pressure's resultant
+  T depth;     // [m]: where it acts, below the undisturbed surface (its centre of pressure)
+};
+
+template <class T>
+FLEETDYN_FN SoilBulldozing<T> soil_bulldozing(const SoilParams<T>& p, T radius, T sinkage) {
+  T area, moment, second;
+  soil_side_face(radius, sinkage, &area, &moment, &second);
+  const T sqrt_n_phi = tan(T(kPi / 4) + T(0.5) * p.friction_angle);
+  const T weight_part = p.unit_weight * sqrt_n_phi * sqrt_n_phi, cohesion_part = T(2) * p.cohesion * sqrt_n_phi;
+  const T capacity = weight_part * moment + cohesion_part * area;
+  const T lever = weight_part * second + cohesion_part * moment;  // integral of pressure * depth
+  return {capacity, capacity > T(0) ? lever / capacity : T(0)};
+}
+
 template <class T>
 FLEETDYN_FN T soil_bulldozing_capacity(const SoilParams<T>& p, T radius, T sinkage) {
-  T area, moment;
-  soil_side_face(radius, sinkage, &area, &moment);
-  const T sqrt_n_phi = tan(T(kPi / 4) + T(0.5) * p.friction_angle);
-  return p.unit_weight * sqrt_n_phi * sqrt_n_phi * moment + T(2) * p.cohesion * sqrt_n_phi * area;
+  return soil_bulldozing(p, radius, sinkage).capacity;
 }
 
 // ---- the contact arc -------------------------------------------------------------------------------
@@ -241,10 +264,12 @@ FLEETDYN_FN T soil_bulldozing_capacity(const SoilParams<T>& p, T radius, T sinka
 // kShear adds the Mohr-Coulomb / Janosi-Hanamoto shear; without it only the normal stress counts.
 template <class T>
 struct SoilArcIntegrals {
-  T fz;       // [N]: r b int (sigma cos + tau_x sin)
-  T fx;       // [N]: r b int (tau_x cos - sigma sin)
-  T shear_y;  // [N]: r b int tau_y (along the wheel's lateral shear displacement)
-  T shear_x;  // [N]: r b int tau_x (the driving torque is r times this)
+  T fz;             // [N]: r b int (sigma cos + tau_x sin)
+  T fx;             // [N]: r b int (tau_x cos - sigma sin)
+  T shear_y;        // [N]: r b int tau_y (along the wheel's lateral shear displacement)
+  T shear_x;        // [N]: r b int tau_x (the driving torque is r times this)
+  T shear_y_below;  // [N m]: r b int tau_y r cos theta: shear_y's moment arm below the centre
+  T shear_y_ahead;  // [N m]: r b int tau_y r sin theta: shear_y's moment arm ahead of the centre
 };
 
 template <bool kShear, class T>
@@ -258,7 +283,7 @@ FLEETDYN_FN SoilArcIntegrals<T> soil_arc_integrals(const SoilParams<T>& p, const
   const T tan_phi = tan(p.friction_angle);
   const T inv_k = T(1) / p.shear_modulus;
   const T roll = T(1) - slip;
-  T fz = T(0), fx = T(0), sy = T(0), sx = T(0);
+  T fz = T(0), fx = T(0), sy = T(0), sx = T(0), sy_below = T(0), sy_ahead = T(0);
   for (int i = 0; i < kSoilArcNodes; ++i) {
     T t, w;
     soil_gauss_node(i, &t, &w);
@@ -293,10 +318,12 @@ FLEETDYN_FN SoilArcIntegrals<T> soil_arc_integrals(const SoilParams<T>& p, const
       fx += weight * (tau_x * c_th - sigma * s_th);
       sy += weight * tau_y;
       sx += weight * tau_x;
+      sy_below += weight * tau_y * c_th;
+      sy_ahead += weight * tau_y * s_th;
     }
   }
   const T rb = r * wheel.width;
-  return {rb * fz, rb * fx, rb * sy, rb * sx};
+  return {rb * fz, rb * fx, rb * sy, rb * sx, rb * r * sy_below, rb * r * sy_ahead};
 }
 
 // Forces at a given sinkage [m] (clamped to [0, r] and flagged past r), longitudinal slip s
@@ -314,12 +341,18 @@ FLEETDYN_FN SoilWheelForces<T> soil_wheel_forces(const SoilParams<T>& p, const S
   // Janosi-Hanamoto law, so it rises smoothly from zero as the wheel starts to slide sideways.
   const T mobilized = -expm1(-r * th1 * fabs(sy) / p.shear_modulus);
   const T side = select(sy > T(0), T(1), select(sy < T(0), T(-1), T(0)));
-  const T bulldozing = -side * mobilized * soil_bulldozing_capacity(p, r, z);
+  const SoilBulldozing<T> side_face = soil_bulldozing(p, r, z);
+  const T bulldozing = -side * mobilized * side_face.capacity;
   SoilWheelForces<T> f;
   f.fx = arc.fx;
   f.fy = -arc.shear_y + bulldozing;
   f.fz = arc.fz;
   f.my = -r * arc.shear_x;
+  // A lateral force F at depth d below the centre turns the wheel about its heading by F d; one
+  // at distance a ahead of it, about the vertical by F a. The side face's centre of pressure is
+  // r - z + depth below the centre, in the wheel's vertical plane through the centre.
+  f.mx = -arc.shear_y_below + bulldozing * (r - z + side_face.depth);
+  f.mz = -arc.shear_y_ahead;
   f.sinkage = z;
   f.entry_angle = th1;
   f.fy_bulldozing = bulldozing;
@@ -418,6 +451,7 @@ FLEETDYN_FN SoilWheelForces<T> soil_tire_forces(const SoilParams<T>& p, const So
   SoilWheelForces<T> f = soil_wheel_forces_at_load(p, wheel, load, slip.longitudinal, slip.lateral);
   f.fx *= slip.direction;
   f.my *= slip.direction;
+  f.mz *= slip.direction;  // the arc ahead lies behind the centre when rolling backward
   return f;
 }
 
@@ -430,6 +464,7 @@ FLEETDYN_FN SoilWheelForces<T> soil_tire_forces_at_sinkage(const SoilParams<T>& 
   SoilWheelForces<T> f = soil_wheel_forces(p, wheel, sinkage, slip.longitudinal, slip.lateral);
   f.fx *= slip.direction;
   f.my *= slip.direction;
+  f.mz *= slip.direction;  // the arc ahead lies behind the centre when rolling backward
   return f;
 }
 

@@ -30,9 +30,12 @@ FLEETDYN_FN bool soil_region_contains(const TerrainDesc<T>& t, T x, T y) {
 template <class T>
 struct SoilTireLoad {
   T on_soil;  // [-] 1 where the wheel touches soil (the fields below then replace the tire's), else 0
-  T fx, fy;   // [N] along the wheel heading and to its left, in the contact plane; through the centre
+  T fx, fy;   // [N] along the wheel heading and to its left, in the contact plane; fx through the
+              // centre (with my about the spin axis), fy below it (with mx and mz)
   T fz;       // [N] along the surface normal, the tire's damping included (never pulling)
   T my;       // [N m] about the spin axis, on the wheel
+  T mx;       // [N m] about the wheel heading through the centre: fy acts below it (SoilWheelForces::mx)
+  T mz;       // [N m] about the surface normal through the centre (SoilWheelForces::mz)
 };
 
 // The soil's load on a wheel whose centre is at wheel_local (+ origin) and penetrates by `pen` [m]
@@ -64,7 +67,7 @@ __attribute__((noinline)) FLEETDYN_FN SoilTireLoad<T> soil_tire_load(const Terra
                                                                      T origin_x, T origin_y, T radius, T width,
                                                                      T tire_stiffness, T tire_damping, T pen,
                                                                      T pen_rate, T v_long, T v_lat, T spin) {
-  SoilTireLoad<T> out{T(0), T(0), T(0), T(0), T(0)};
+  SoilTireLoad<T> out{T(0), T(0), T(0), T(0), T(0), T(0), T(0)};
   if (!(pen > T(0)) || !soil_region_contains(t, origin_x + wheel_local.x, origin_y + wheel_local.y)) return out;
   const T direction = v_long + radius * spin >= T(0) ? T(1) : T(-1);
   const T vx = fabs(v_long), rim = direction * radius * spin;
@@ -89,6 +92,8 @@ __attribute__((noinline)) FLEETDYN_FN SoilTireLoad<T> soil_tire_load(const Terra
   const T damped = (fz < spring ? fz : spring) + tire_damping * pen_rate;
   out.fz = damped > T(0) ? damped : T(0);
   out.my = direction * my;
+  out.mx = f.mx;
+  out.mz = direction * f.mz;
   return out;
 }
 

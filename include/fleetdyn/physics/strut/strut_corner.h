@@ -257,12 +257,15 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   const TireInput<T> tin = tire_input(p.tire, fz, pen, dot(patch_vel, t_long), dot(patch_vel, t_lat), spin,
                                       rolling_radius, c[kCornerDeflLong], c[kCornerDeflLat]);
   TireOutput<T> tire = tmeasy_forces(p.tire, tin, contact.mu_scale);
-  // On soil (physics/core/terrain_soil.h) the soil's forces replace the tire's: they act at the
-  // wheel centre (a rigid wheel's normal stresses are radial), with the soil's torque about the
-  // spin axis instead of the rolling resistance; the tire's damping stays on the normal force;
-  // the tread deflections relax as on a tire without grip (Rill: du/dt = -c u / d).
+  // On soil (physics/core/terrain_soil.h) the soil's forces replace the tire's: the longitudinal
+  // and vertical ones through the wheel centre (a rigid wheel's normal stresses are radial), with
+  // the soil's torque about the spin axis instead of the rolling resistance; the lateral one where
+  // it acts, on the contact arc and the immersed side face below the centre (its moments mx, mz
+  // about the centre); the tire's damping stays on the normal force; the tread deflections relax
+  // as on a tire without grip (Rill: du/dt = -c u / d).
   // The tire's torque on the spin is -spin_lever * spin_force; on soil 1 * (-my).
   T spin_lever = rolling_radius, spin_force = tire.fx;
+  Vec3<T> soil_moment{T(0), T(0), T(0)};
   if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {  // the only cost without soil
     const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y, p.tire.unloaded_radius,
                                                 p.tire.width, p.tire.vertical_stiffness, p.tire.vertical_damping, pen,
@@ -279,6 +282,9 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
       patch = Vec3<T>{select(on, T(0), patch.x), select(on, T(0), patch.y), select(on, T(0), patch.z)};
       spin_lever = select(on, T(1), spin_lever);
       spin_force = select(on, -soil.my, spin_force);
+      const T mx = select(on, p.tire_force_at_contact * soil.mx, T(0));
+      const T mz = select(on, p.tire_force_at_contact * soil.mz, T(0));
+      soil_moment = mx * t_long + mz * contact.normal;
     }
   }
   Vec3<T> tire_force = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
@@ -287,6 +293,7 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   // The tire's moment about the wheel centre without its spin-axis part (which the spin takes
   // below): to the body, and the part along a x a' to the travel.
   Vec3<T> moment = cross(patch, tire_force);
+  if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) moment += soil_moment;
   // A second surface the tire touches (a curb's face beside the ground it stands on): its force
   // on the particle, its moment (spin aside, tire_secondary_force) with the tire's.
   if (any_lane(contacts.secondary.penetration > T(0))) {
