@@ -126,6 +126,21 @@ struct LedgerRun {
   double largest_increase;  // [J]
 };
 
+// A ledger read at the caller's samples: counts every rise beyond round-off between two of them.
+struct LedgerWatch {
+  LedgerRun run;
+  double previous;
+  explicit LedgerWatch(double initial) : run{initial, initial, 0, 0.0}, previous(initial) {}
+  void sample(double e) {
+    if (e - previous > 1e-12 * std::fabs(run.initial)) {  // round-off of a sum of ~10 terms in fp64
+      ++run.increases;
+      run.largest_increase = std::max(run.largest_increase, e - previous);
+    }
+    previous = e;
+    run.final = e;
+  }
+};
+
 inline LedgerRun sample_energy(Batch& batch, int samples, int steps_per_sample) {
   LedgerRun run{batch.mechanical_energy(0), 0.0, 0, 0.0};
   double previous = run.initial;

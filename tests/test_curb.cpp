@@ -8,11 +8,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "fleetdyn/backend.h"
 #include "fleetdyn/ce.h"
+#include "fleetdyn/physics/core/soil_bekker.h"
 #include "fleetdyn/physics/core/terrain.h"
 #include "fleetdyn/vehicle.h"
 #include "tests/cuda_test_util.h"
@@ -311,12 +314,10 @@ TEST(CurbVehicle, StrutHmmwvClimbsACurbAtWalkingSpeed) {
   Batch batch({p}, 1, curb_across(h, x_face), cpu_options());
   batch.set_initial_conditions({{0.0, 0.0, 0.0, 3.0}});
   batch.set_maneuvers({{{0.0, 0.0, 0.0, 0.0}}});
-  const double e0 = batch.energy(0).total();
-  const double kinetic0 = batch.energy(0).chassis_kinetic;
-  double highest = e0;
+  test::LedgerWatch ledger(batch.energy(0).total());
   for (int k = 0; k < 800; ++k) {  // 8 s
     batch.step(10);
-    highest = std::max(highest, batch.energy(0).total());
+    ledger.sample(batch.energy(0).total());
   }
   ASSERT_EQ(batch.status()[0], kStatusRunning);
   const std::vector<double> s = batch.state();
@@ -329,11 +330,11 @@ TEST(CurbVehicle, StrutHmmwvClimbsACurbAtWalkingSpeed) {
     EXPECT_LT(wz, h + p.tire.unloaded_radius) << "corner " << i;
   }
   EXPECT_GT(s[strut::kVel], 0.1) << "still rolling forward";
-  EXPECT_LE(highest - e0, 1e-3 * kinetic0) << "the ledger gained energy";
+  EXPECT_EQ(ledger.run.increases, 0) << "the ledger rose; by up to " << ledger.run.largest_increase << " J";
   // Pitch is measured against the base ground, not the curb's face under the body: a 0.1 m step
   // under a 3.3 m wheelbase tilts it by about 0.03 rad, not by the face's slope.
   EXPECT_LT(batch.metrics()[metric::max_abs_pitch], 0.1);
-  EXPECT_LT(batch.energy(0).total(), e0) << "the dampers and the tires dissipate";
+  EXPECT_LT(batch.energy(0).total(), ledger.run.initial) << "the dampers and the tires dissipate";
 }
 
 // The same with the ce model: its chassis ends up h higher than it started, level again.
@@ -477,6 +478,78 @@ TEST(CurbTrip, StrutHmmwvTripsBetweenTheEnergyBoundAndTheRigidEstimate) {
   std::printf("the HMMWV trips between %.3f and %.3f m/s\n", lo, hi);
   EXPECT_LT(hi, e.v_c) << "the compliant vehicle needed more than the rigid, perfectly plastic impact";
   EXPECT_GT(lo, e.v_energy);
+}
+
+// A randomized physics check of the tire-curb-soil contact: 16 slides of strut and ce HMMWVs,
+// brakes locked, engine off, into curbs of random height (0.05 to 0.35 m), face angle (30 to 90
+// deg) and edge radius (0 to 3 cm), at 1 to 14 m/s, headed up to 30 deg off square to the curb,
+// the COM raised by up to 0.4 m, on firm ground or (every other slide) on a random soil preset
+// everywhere. None diverges, a second run repeats the first to the bit, and strut's energy ledger
+// never rises between 10 ms samples (nothing feeds energy in: every force is a spring, a damper or
+// friction). ce's ledger is not asserted: it rises by up to 9 J (of 1e5) between samples in 4 of
+// these 8 slides, on firm ground too, an open finding (docs/models/curb.md). Seeded; raise
+// `slides` for a larger sweep.
+TEST(CurbRandomized, SlidesNeverDivergeNeverGainEnergyAndRepeat) {
+  std::mt19937 rng(20261129);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const int slides = 16;
+  const SoilPreset soils[] = {SoilPreset::DrySand, SoilPreset::SandyLoam, SoilPreset::ClayeySoil};
+  for (int k = 0; k < slides; ++k) {
+    const bool ce_model = k % 2 == 1;
+    const double h = 0.05 + 0.3 * u(rng), face = (30.0 + 60.0 * u(rng)) * kDeg, edge = 0.03 * u(rng);
+    const double speed = 1.0 + 13.0 * u(rng), yaw = (u(rng) - 0.5) * 60.0 * kDeg, lift = 0.4 * u(rng);
+    const bool on_soil = (k / 2) % 2 == 1;
+    TerrainSpec t;
+    t.desc = curb_terrain(h, 0.0, 1.6, 0.0, face, std::min(edge, 0.5 * h), 0.0);
+    if (on_soil) {
+      t.desc.soil_region = 1;
+      t.desc.soil = soil_preset<double>(soils[k % 3]);
+      t.desc.soil_x_min = t.desc.soil_y_min = -HUGE_VAL;
+      t.desc.soil_x_max = t.desc.soil_y_max = HUGE_VAL;
+    }
+    InitialCondition ic{};
+    ic.yaw = yaw;
+    ic.lateral_speed = speed;
+    const auto run = [&](std::vector<double>* final_state) {
+      BatchOptions options = cpu_options();
+      std::unique_ptr<Batch> batch;
+      if (ce_model) {
+        CeParams<double> p = hmmwv_ce_params();
+        p.chassis_com.z += lift;
+        ce_balance_springs_at_design(p);
+        options.step = 2e-3;
+        batch = std::make_unique<Batch>(std::vector<CeParams<double>>{p}, 1, t, options);
+      } else {
+        StrutParams<double> p = hmmwv_params();
+        p.cg_height += lift;
+        finalize_vehicle_params(p);
+        batch = std::make_unique<Batch>(std::vector<StrutParams<double>>{p}, 1, t, options);
+      }
+      batch->set_initial_conditions({ic});
+      batch->set_maneuvers({{{0.0, 0.0, 0.0, 1.0}}});
+      test::LedgerWatch ledger(batch->mechanical_energy(0));
+      const int per_sample = ce_model ? 5 : 10;  // 10 ms
+      for (int j = 0; j < 300; ++j) {            // 3 s
+        batch->step(per_sample);
+        ledger.sample(batch->mechanical_energy(0));
+      }
+      *final_state = batch->state();
+      return std::make_pair(batch->status()[0], ledger.run);
+    };
+    std::vector<double> first, second;
+    const auto [status, ledger] = run(&first);
+    run(&second);
+    const std::string what = std::string(ce_model ? "ce" : "strut") + " slide " + std::to_string(k) + ": curb " +
+                             std::to_string(h) + " m, face " + std::to_string(face / kDeg) + " deg, " + std::to_string(speed) +
+                             " m/s, yaw " + std::to_string(yaw / kDeg) + " deg, COM +" + std::to_string(lift) + " m" +
+                             (on_soil ? std::string(", ") + soil_preset_name(soils[k % 3]) : "");
+    std::printf("%s: status %d, ledger %.0f -> %.0f J\n", what.c_str(), status, ledger.initial, ledger.final);
+    EXPECT_NE(status, kStatusDiverged) << what;
+    if (!ce_model) {
+      EXPECT_EQ(ledger.increases, 0) << what << ": the ledger rose by up to " << ledger.largest_increase << " J";
+    }
+    EXPECT_EQ(first, second) << what << ": the rerun differs";
+  }
 }
 
 // The CUDA backend against the CPU for a strut HMMWV sliding into a curb at 1.2 v_c (1 s: the

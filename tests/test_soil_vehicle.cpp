@@ -13,6 +13,7 @@
 
 #include "fleetdyn/ce.h"
 #include "fleetdyn/physics/core/terrain_soil.h"
+#include "fleetdyn/physics/strut/strut_initial.h"
 #include "fleetdyn/vehicle.h"
 #include "tests/cuda_test_util.h"
 #include "tests/strut_test_util.h"
@@ -340,6 +341,72 @@ TEST(SoilVehicle, CeSlideBalancesTheMomentAboutTheGroundWithItsLateralForcesInTh
     // the check can fail: lateral forces at the wheel centres would miss half as much again as it allows
     EXPECT_GT(centre, 1.5 * (allowed + 0.03 * simple)) << soil_preset_name(preset);
   }
+}
+
+// ---- the curb keeps its contact ----------------------------------------------------------------------
+
+// Flat ground with a 0.15 m barrier curb along +x whose foot is at y = face_y (raised to y > face_y),
+// and, if `soil`, dry sand at y >= soil_y (behind the face when soil_y = face_y) and nowhere else.
+TerrainDesc<double> curb_and_soil(double face_y, double soil_y, bool soil) {
+  TerrainDesc<double> t = soil_terrain(soil_preset<double>(SoilPreset::DrySand), -HUGE_VAL, HUGE_VAL, soil_y).desc;
+  t.soil_region = soil ? 1 : 0;
+  t.curb_height = 0.15;
+  t.curb_x = 0.0;
+  t.curb_y = face_y;
+  t.curb_heading = 0.0;
+  t.curb_face_angle = 0.5 * kPi;
+  t.curb_edge_radius = 0.02;
+  return t;
+}
+
+// The left tires of an HMMWV at its rest pose, lifted 8 cm clear of the ground, bear on the curb's
+// top edge, their wheel centres 5 cm past the face (over the soil): the derivative is the same to
+// the bit with and without the soil behind the face (the tire on the edge keeps the curb's
+// contact). The setup can tell: at rest on the ground with the curb 3 m away to the left and the
+// same soil, the left wheels stand on the soil and the derivative changes.
+TEST(SoilVehicle, TireOnACurbsEdgeKeepsTheCurbsContactOverSoilBehindTheFace) {
+  const StrutParams<double> p = hmmwv_params();
+  const TerrainDesc<double> flat = soil_terrain(soil_preset<double>(SoilPreset::DrySand)).desc;
+  TerrainDesc<double> plain = flat;
+  plain.soil_region = 0;
+  std::vector<double> s(kStrutStateSize);
+  double ox = 0.0, oy = 0.0;
+  strut_initial_state(p, plain, 0.0, 0.0, 0.0, 0.0, s.data(), &ox, &oy);
+  const double left_y = oy + s[strut::kPos + 1] + s[strut::kUnsprungPos + 1];  // front left, world
+  std::vector<double> lifted = s;
+  lifted[strut::kPos + 2] += 0.08;
+  const DriverInput<double> input{0.0, 0.0, 0.0};
+  const auto derivative = [&](const TerrainDesc<double>& t, const std::vector<double>& x) {
+    std::vector<double> ds(kStrutStateSize);
+    strut_derivative(p, StrutEnvironment<double>(p, &t, ox, oy, input), input, x.data(), ds.data(),
+                     static_cast<StrutDiagnostics<double>*>(nullptr));
+    return ds;
+  };
+  const double face = left_y - 0.05, away = left_y + 3.0;
+  EXPECT_EQ(derivative(curb_and_soil(face, face, true), lifted), derivative(curb_and_soil(face, face, false), lifted))
+      << "strut";
+  EXPECT_NE(derivative(curb_and_soil(away, face, true), s), derivative(curb_and_soil(away, face, false), s));
+
+  const CeParams<double> c = hmmwv_ce_params();
+  const std::vector<double> rest = ce_rest_state(c, 0.0);
+  std::vector<double> ce_lifted = rest;
+  ce_lifted[ce::kPos + 2] += 0.08;
+  const auto ce_derivative_on = [&](const TerrainDesc<double>& t, CeCornerBodies<double>* corners,
+                                    const std::vector<double>& x) {
+    std::vector<double> ds(kCeStateSize);
+    ce_derivative(c, CeEnvironment<double>{&t, 0.0, 0.0}, DriverInput<double>{0.0, 0.0, 0.0}, x.data(), ds.data(), corners);
+    return ds;
+  };
+  CeCornerBodies<double> corners[kCorners];
+  ce_derivative_on(plain, corners, rest);
+  const Mat3<double> rot = rotation_matrix(normalized(load_quat(rest.data(), ce::kQuat)));
+  const double ce_left_y = (load3(rest.data(), ce::kPos) + rot * corners[0].pose.wheel_centre).y;
+  const double ce_face = ce_left_y - 0.05, ce_away = ce_left_y + 3.0;
+  EXPECT_EQ(ce_derivative_on(curb_and_soil(ce_face, ce_face, true), corners, ce_lifted),
+            ce_derivative_on(curb_and_soil(ce_face, ce_face, false), corners, ce_lifted))
+      << "ce";
+  EXPECT_NE(ce_derivative_on(curb_and_soil(ce_away, ce_face, true), corners, rest),
+            ce_derivative_on(curb_and_soil(ce_away, ce_face, false), corners, rest));
 }
 
 // ---- rolling ---------------------------------------------------------------------------------------

@@ -43,8 +43,9 @@ SteadyTurn steady(const std::vector<Sample>& s, double from) {
 }
 
 // Constant road-wheel angle reached over 0.5 s, speed held; averages over the last 2 of 10 s.
-// Per axle lateral load transfer within 5 %, roll gradient (roll / a_y) within 10 %, the front
-// axle's share of the load transfer within 3 points, steady yaw rate within 3 %.
+// Per axle lateral load transfer within 4 %, roll gradient (roll / a_y) within 3 %, the front
+// axle's share of the load transfer within 2 points, steady yaw rate within 1 % (the bands
+// docs/models/strut.md and ce-cross-model.md state; measured 3.8 %, 2.4 %, 1.6 points, 0.6 %).
 TEST_F(StrutVsCe, SteadyCorneringLoadTransferRollAndYawRate) {
   for (double speed : {10.0, 20.0}) {
     for (double angle_deg : {2.0, 4.0, 6.0}) {
@@ -66,11 +67,11 @@ TEST_F(StrutVsCe, SteadyCorneringLoadTransferRollAndYawRate) {
           100.0 * (s.transfer[1] / c.transfer[1] - 1.0), 100.0 * share_c, 100.0 * share_s, gradient_c * 9.81 / kDeg,
           gradient_s * 9.81 / kDeg, 100.0 * (gradient_s / gradient_c - 1.0));
       const std::string where = std::to_string(speed) + " m/s, " + std::to_string(angle_deg) + " deg";
-      EXPECT_LT(relative(c.transfer[0], s.transfer[0]), 0.05) << where;
-      EXPECT_LT(relative(c.transfer[1], s.transfer[1]), 0.05) << where;
-      EXPECT_LT(relative(gradient_c, gradient_s), 0.10) << where;
-      EXPECT_NEAR(share_s, share_c, 0.03) << where;
-      EXPECT_LT(relative(c.yaw_rate, s.yaw_rate), 0.03) << where;
+      EXPECT_LT(relative(c.transfer[0], s.transfer[0]), 0.04) << where;
+      EXPECT_LT(relative(c.transfer[1], s.transfer[1]), 0.04) << where;
+      EXPECT_LT(relative(gradient_c, gradient_s), 0.03) << where;
+      EXPECT_NEAR(share_s, share_c, 0.02) << where;
+      EXPECT_LT(relative(c.yaw_rate, s.yaw_rate), 0.01) << where;
     }
   }
 }
@@ -152,7 +153,7 @@ TEST_F(StrutVsCe, PitchUnderBrakingAndFullThrottle) {
 
 // Quasi-static rollover threshold: at 20 m/s the road-wheel angle rises by 1 deg/s until two
 // wheels of one side lift (normal force below 1 % of their static load); the lateral acceleration
-// at that moment within 5 % of ce's. The vehicle carries a roof load that raises the chassis COM
+// at that moment within 2 % of ce's (measured 0.8 %). The vehicle carries a roof load that raises the chassis COM
 // by 0.5 m (static stability factor about 0.9) on tires of friction 1.2, so it tips before it
 // slides.
 TEST_F(StrutVsCe, QuasiStaticRolloverThreshold) {
@@ -180,7 +181,7 @@ TEST_F(StrutVsCe, QuasiStaticRolloverThreshold) {
   const double ay_c = at_liftoff(c), ay_s = at_liftoff(r);
   std::printf("rollover threshold: ce %.3f m/s^2 at %.2f s, strut %.3f m/s^2 at %.2f s (%+.2f %%)\n", ay_c, c.back().t,
               ay_s, r.back().t, 100.0 * (ay_s / ay_c - 1.0));
-  EXPECT_LT(relative(ay_c, ay_s), 0.05);
+  EXPECT_LT(relative(ay_c, ay_s), 0.02);
 }
 
 }  // namespace

@@ -74,6 +74,7 @@ inline TireContacts<Lanes<T, W>> tire_contacts(const TerrainDesc<T>& t, Vec3<Lan
                                               Vec3<T>{axis.x[i], axis.y[i], axis.z[i]}, radius[i], half_width[i]);
     set(out.primary, i, one.primary);
     set(out.secondary, i, one.secondary);
+    out.primary_on_ground.set(i, one.primary_on_ground);
   }
   return out;
 }

@@ -193,8 +193,10 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   bool on_soil = false;
   Vec3<T> soil_couple{T(0), T(0), T(0)};                        // body frame
   if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {  // the only cost without soil
+    // the soil bears where the tire stands on the ground, not while it bears on a curb's block
+    const T soil_pen = contacts.primary_on_ground > T(0) ? pen : T(0);
     const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y, p.tire.unloaded_radius,
-                                                p.tire.width, p.tire.vertical_stiffness, p.tire.vertical_damping, pen,
+                                                p.tire.width, p.tire.vertical_stiffness, p.tire.vertical_damping, soil_pen,
                                                 pen_rate, dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin_abs);
     if (soil.on_soil > T(0)) {
       fz = soil.fz;
@@ -240,7 +242,20 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
     const Vec3<T> arm = mul_transpose(rot, contact_patch(contacts.secondary));
     const Vec3<T> carrier = omega_b + m.upright_omega;
     const Vec3<T> point_vel = wheel_vel + rot * cross(carrier - dot(carrier, axis) * axis, arm);
-    const Vec3<T> force = mul_transpose(rot, tire_secondary_force(p.tire, contacts.secondary, point_vel));
+    Vec3<T> force_world = tire_secondary_force(p.tire, contacts.secondary, point_vel);
+    if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0) && !(contacts.primary_on_ground > T(0))) {
+      // The ground under a tire that bears on a curb's block: on a soil region the soil's forces
+      // (as strut_corner_derivative), the spin-axis moment left out as for any secondary contact.
+      const TireContact<T>& ground = contacts.secondary;
+      const Vec3<T> ground_long = normalized_or(cross(axis_world, ground.normal), rot.col(0));
+      const Vec3<T> ground_lat = cross(ground.normal, ground_long);
+      const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y,
+                                                  p.tire.unloaded_radius, p.tire.width, p.tire.vertical_stiffness,
+                                                  p.tire.vertical_damping, ground.penetration, -dot(wheel_vel, ground.normal),
+                                                  dot(wheel_vel, ground_long), dot(wheel_vel, ground_lat), spin_abs);
+      if (soil.on_soil > T(0)) force_world = soil.fx * ground_long + soil.fy * ground_lat + soil.fz * ground.normal;
+    }
+    const Vec3<T> force = mul_transpose(rot, force_world);
     out.wheel_ext_force = out.wheel_ext_force + force_at(force, pose.wheel_centre + arm) +
                           SpatialVec<T>{-dot(axis, cross(arm, force)) * axis, {T(0), T(0), T(0)}};
   }

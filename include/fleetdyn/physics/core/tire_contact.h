@@ -294,6 +294,10 @@ template <class T>
 struct TireContacts {
   TireContact<T> primary;    // the deeper: through the tire model
   TireContact<T> secondary;  // the other surface, if it touches too (penetration > 0)
+  // [-] 1 where the primary is the base ground, 0 where it is a curb's block: a soil region covers
+  // the ground only, so the curb's contact keeps precedence while the tire bears on it
+  // (physics/core/terrain_soil.h)
+  T primary_on_ground = T(1);
 };
 
 // The tire of the wheel centred at `wheel` (local to the origin) with spin axis `axis` (world).
@@ -311,6 +315,7 @@ FLEETDYN_FN TireContacts<T> tire_contacts(const TerrainDesc<T>& t, Vec3<T> wheel
   if (curb.penetration > out.primary.penetration) {
     out.secondary = out.primary;
     out.primary = curb;
+    out.primary_on_ground = T(0);
   } else {
     out.secondary = curb;
   }
@@ -340,12 +345,15 @@ FLEETDYN_FN Vec3<T> tire_secondary_force(const TireParams<T>& tire, const TireCo
   return f_n * c.normal - friction * v_t;
 }
 
-// The contacts' elastic energy [J], as the corners apply them: the primary's (on soil the soil's,
-// tire_ground_potential; (x, y) the wheel centre, world) and the secondary's radial spring. For
-// the energy ledgers.
+// The contacts' elastic energy [J], as the corners apply them: the ground's (on a soil region the
+// soil's, tire_ground_potential; (x, y) the wheel centre, world), primary or secondary, and a
+// curb's block's, the tire's radial spring. For the energy ledgers.
 template <class T>
 FLEETDYN_FN T tire_contacts_potential(const TerrainDesc<T>& t, const TireParams<T>& tire, const TireContacts<T>& c, T x, T y) {
-  return tire_ground_potential(t, tire, x, y, c.primary.penetration) + tire_potential(tire, c.secondary.penetration);
+  const bool ground_first = c.primary_on_ground > T(0);
+  const TireContact<T>& ground = ground_first ? c.primary : c.secondary;
+  const TireContact<T>& block = ground_first ? c.secondary : c.primary;
+  return tire_ground_potential(t, tire, x, y, ground.penetration) + tire_potential(tire, block.penetration);
 }
 
 }  // namespace fleetdyn

@@ -267,9 +267,11 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   T spin_lever = rolling_radius, spin_force = tire.fx;
   Vec3<T> soil_moment{T(0), T(0), T(0)};
   if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {  // the only cost without soil
+    // the soil bears where the tire stands on the ground, not while it bears on a curb's block
+    const T soil_pen = select(contacts.primary_on_ground > T(0), pen, T(0));
     const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y, p.tire.unloaded_radius,
-                                                p.tire.width, p.tire.vertical_stiffness, p.tire.vertical_damping, pen,
-                                                pen_rate, dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin);
+                                                p.tire.width, p.tire.vertical_stiffness, p.tire.vertical_damping,
+                                                soil_pen, pen_rate, dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin);
     const auto on = soil.on_soil > T(0);
     if (any_lane(on)) {
       fz = select(on, soil.fz, fz);
@@ -299,7 +301,27 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   if (any_lane(contacts.secondary.penetration > T(0))) {
     const Vec3<T> arm = p.tire_force_at_contact * contact_patch(contacts.secondary);
     const Vec3<T> point_vel = wheel_vel + cross(carrier - dot(carrier, axis) * axis, arm);
-    const Vec3<T> force = tire_secondary_force(p.tire, contacts.secondary, point_vel);
+    Vec3<T> force = tire_secondary_force(p.tire, contacts.secondary, point_vel);
+    if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {
+      // The ground under a tire that bears on a curb's block is, on a soil region, the soil: its
+      // forces as where the ground is the primary contact (the spin-axis moment left out, as for
+      // any secondary contact), so the ground's law does not change when the curb becomes the
+      // deeper contact.
+      const TireContact<T>& g = contacts.secondary;
+      const T ground_pen = select(contacts.primary_on_ground > T(0), T(0), g.penetration);
+      const Vec3<T> g_long = normalized_or(cross(axis, g.normal), rot.col(0));
+      const Vec3<T> g_lat = cross(g.normal, g_long);
+      const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y,
+                                                  p.tire.unloaded_radius, p.tire.width, p.tire.vertical_stiffness,
+                                                  p.tire.vertical_damping, ground_pen, -dot(wheel_vel, g.normal),
+                                                  dot(wheel_vel, g_long), dot(wheel_vel, g_lat), spin);
+      const auto on = soil.on_soil > T(0);
+      if (any_lane(on)) {
+        const Vec3<T> soil_force = soil.fx * g_long + soil.fy * g_lat + soil.fz * g.normal;
+        force = Vec3<T>{select(on, soil_force.x, force.x), select(on, soil_force.y, force.y),
+                        select(on, soil_force.z, force.z)};
+      }
+    }
     tire_force += force;
     moment += cross(arm, force);
   }
