@@ -430,16 +430,22 @@ TripRig trip_rig(const StrutParams<double>& p, double h, double gap, double mu_s
   return rig;
 }
 
+// Sets a settled strut state sliding sideways (+y) at v, wheels locked: the body's velocity; the
+// wheels' velocities are relative to the body's (strut_model.h), so they move with it at zero.
+void slide_sideways(std::vector<double>& s, double v) {
+  s[strut::kVel + 1] = v;
+  for (int i = 0; i < kCorners; ++i) {
+    for (int axis = 0; axis < 3; ++axis) s[strut::kUnsprungVel + 3 * i + axis] = 0.0;
+    s[strut::kWheelSpin + i] = 0.0;
+  }
+}
+
 // Slides the rig's vehicle sideways (+y, into the curb) at v, wheels locked; whether it rolled
 // over within 3 s.
 bool trips(const StrutParams<double>& p, double h, double v, TripEstimate* estimate = nullptr, double mu = 3.0) {
   TripRig rig = trip_rig(p, h, 0.01, mu, BackendKind::Cpu);
   std::vector<double> s = rig.batch.state();
-  s[strut::kVel + 1] = v;
-  for (int i = 0; i < kCorners; ++i) {
-    s[strut::kUnsprungVel + 3 * i + 1] = v;
-    s[strut::kWheelSpin + i] = 0.0;
-  }
+  slide_sideways(s, v);
   rig.batch.set_vehicle_state(0, s);
   rig.batch.step(3000);
   if (estimate) *estimate = rig.estimate;
@@ -569,8 +575,7 @@ TEST_P(CurbTripCuda, CudaMatchesCpu) {
     TripRig rig = trip_rig(p, 0.2, 0.01, 3.0, backend, count, precision);
     std::vector<double> s = test::vehicle_state(rig.batch, 0);
     const double v = 1.2 * rig.estimate.v_c;
-    s[strut::kVel + 1] = v;
-    for (int i = 0; i < kCorners; ++i) s[strut::kUnsprungVel + 3 * i + 1] = v;
+    slide_sideways(s, v);
     for (int k = 0; k < count; ++k) rig.batch.set_vehicle_state(k, s);
     rig.batch.step(1000);
     metrics.push_back(rig.batch.metrics());

@@ -71,25 +71,25 @@ TEST(SoilTireLoad, MatchesTheStandaloneModel) {
   const double z = 0.08;
   const auto load = [&](double x, double pen, double v_long, double v_lat, double spin) {
     return soil_tire_load(t, Vec3<double>{x, 0.0, 0.4}, 0.0, 0.0, wheel.radius, wheel.width, tire.vertical_stiffness,
-                          tire.vertical_damping, pen, 0.0, v_long, v_lat, spin);
+                          tire.vertical_damping, pen, 0.0, v_long, v_lat, spin, 0.0, 0.0);
   };
   EXPECT_EQ(load(9.9, z, 5.0, 0.0, 10.0).on_soil, 0.0);
-  EXPECT_EQ(load(10.1, -0.01, 5.0, 0.0, 10.0).on_soil, 0.0);
-  const SoilTireLoad<double> rest = load(10.1, z, 0.0, 0.0, 0.0);
+  EXPECT_EQ(load(10.5, -0.01, 5.0, 0.0, 10.0).on_soil, 0.0);
+  const SoilTireLoad<double> rest = load(10.5, z, 0.0, 0.0, 0.0);  // past the edge width (0.4 m)
   EXPECT_EQ(rest.on_soil, 1.0);
   EXPECT_EQ(rest.fx, 0.0);
   EXPECT_EQ(rest.my, 0.0);
   EXPECT_NEAR(rest.fz, soil_normal_load(sand, wheel, z), 1e-9 * rest.fz);
   // The tire's damping on top, never pulling.
   const auto at_rate = [&](double pen_rate) {
-    return soil_tire_load(t, Vec3<double>{10.1, 0.0, 0.4}, 0.0, 0.0, wheel.radius, wheel.width, tire.vertical_stiffness,
-                          tire.vertical_damping, z, pen_rate, 0.0, 0.0, 0.0)
+    return soil_tire_load(t, Vec3<double>{10.5, 0.0, 0.4}, 0.0, 0.0, wheel.radius, wheel.width, tire.vertical_stiffness,
+                          tire.vertical_damping, z, pen_rate, 0.0, 0.0, 0.0, 0.0, 0.0)
         .fz;
   };
   EXPECT_NEAR(at_rate(0.1), rest.fz + 0.1 * tire.vertical_damping, 1e-9 * rest.fz);
   EXPECT_EQ(at_rate(-100.0), 0.0);
   const double v = 8.0, spin = 0.95 * v / wheel.radius;  // braking slip -5 %
-  const SoilTireLoad<double> rolling = load(10.1, z, v, -0.4, spin);
+  const SoilTireLoad<double> rolling = load(10.5, z, v, -0.4, spin);
   const SoilWheelForces<double> ref = soil_tire_forces_at_sinkage(sand, wheel, z, v, -0.4, spin, 0.0);
   EXPECT_NEAR(rolling.fx, ref.fx, 1e-9 * std::fabs(ref.fz));
   EXPECT_NEAR(rolling.fy, ref.fy, 1e-9 * std::fabs(ref.fz));
@@ -103,9 +103,35 @@ TEST(SoilTireLoad, MatchesTheStandaloneModel) {
   const double shallow = 1e-3;
   const SoilTireLoad<double> capped = soil_tire_load(th, Vec3<double>{0.0, 0.0, 0.4}, 0.0, 0.0, wheel.radius,
                                                      wheel.width, tire.vertical_stiffness, tire.vertical_damping,
-                                                     shallow, 0.0, 0.0, 0.0, 0.0);
+                                                     shallow, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
   EXPECT_GT(soil_normal_load(hard, wheel, shallow), tire.vertical_stiffness * shallow);
   EXPECT_EQ(capped.fz, tire.vertical_stiffness * shallow);
+}
+
+// Within the edge width the forces on a wheel at rest are the blended potential's slopes: the
+// normal force its derivative in the penetration, the edge force (minus) its derivative across the
+// edge, both against central differences of tire_ground_potential, the ledger's energy, at a share
+// of one half; past the width the soil's alone, before the rectangle the tire's alone.
+TEST(SoilTireLoad, EdgeForcesAreTheBlendedPotentialsSlopes) {
+  const TireParams<double> tire = hmmwv_tire_params<double>();
+  TerrainDesc<double> t = soil_terrain(soil_preset<double>(SoilPreset::DrySand), -HUGE_VAL, 15.0).desc;
+  const double x = 15.0 - 0.5 * t.soil_edge_width, z = 0.06, h = 1e-6;
+  ASSERT_NEAR(soil_share(t, x, 0.0).share, 0.5, 1e-12);
+  const auto energy = [&](double xx, double zz) { return tire_ground_potential(t, tire, xx, 0.0, zz); };
+  const SoilTireLoad<double> at = soil_tire_load(t, Vec3<double>{x, 0.0, 0.4}, 0.0, 0.0, tire.unloaded_radius,
+                                                 tire.width, tire.vertical_stiffness, tire.vertical_damping, z, 0.0, 0.0,
+                                                 0.0, 0.0, tire_normal_force(tire, z, 0.0), tire_potential(tire, z));
+  const double dz = (energy(x, z + h) - energy(x, z - h)) / (2.0 * h);
+  const double dx = (energy(x + h, z) - energy(x - h, z)) / (2.0 * h);
+  EXPECT_NEAR(at.fz, dz, 1e-6 * dz);
+  EXPECT_NEAR(at.edge_x, -dx, 1e-6 * std::fabs(dx));
+  EXPECT_EQ(at.edge_y, 0.0);
+  EXPECT_LT(at.edge_x, 0.0) << "towards the soil (x < 15 m)";
+  const SoilWheel<double> wheel = wheel_of(tire);
+  EXPECT_EQ(energy(14.0, z), soil_potential(t.soil, wheel.radius, wheel.width, tire.vertical_stiffness, z));
+  EXPECT_EQ(energy(15.0, z), tire_potential(tire, z));
+  t.soil_edge_width = 0.0;  // the hard edge
+  EXPECT_EQ(soil_share(t, 14.999, 0.0).share, 1.0);
 }
 
 // A wheel sliding sideways (to its right) gets the bulldozing force on its immersed side face on
@@ -118,8 +144,9 @@ TEST(SoilTireLoad, SidewaysSlidingWheelBulldozes) {
   const TerrainDesc<double> t = soil_terrain(sand).desc;
   double previous = 0.0;
   for (double z : {0.03, 0.06, 0.09, 0.12}) {
-    const SoilTireLoad<double> slide = soil_tire_load(t, Vec3<double>{0.0, 0.0, 0.4}, 0.0, 0.0, wheel.radius, wheel.width,
-                                                      tire.vertical_stiffness, tire.vertical_damping, z, 0.0, 0.0, -3.0, 0.0);
+    const SoilTireLoad<double> slide = soil_tire_load(t, Vec3<double>{0.0, 0.0, 0.4}, 0.0, 0.0, wheel.radius,
+                                                      wheel.width, tire.vertical_stiffness, tire.vertical_damping, z,
+                                                      0.0, 0.0, -3.0, 0.0, 0.0, 0.0);
     // The same wheel in the standalone model at the coupling's slips (v_s = soil_slip_speed).
     const SoilWheelForces<double> ref = soil_wheel_forces(sand, wheel, z, 0.0, -3.0 / t.soil_slip_speed);
     EXPECT_NEAR(slide.fy, ref.fy, 1e-9 * ref.fz);
@@ -421,6 +448,51 @@ double free_rolling_resistance(const SoilParams<double>& soil, const SoilWheel<d
     (my > 0.0 ? lo : hi) = mid;
   }
   return -soil_wheel_forces_at_load(soil, wheel, load, 0.5 * (lo + hi), 0.0).fx;
+}
+
+// Rolling out of the soil onto firm ground. A wheel sunk z in the soil has the soil's elastic
+// energy there, the firm ground's spring would hold k z^2 / 2 at the same penetration: a hard edge
+// hands it the difference at once, and the wheel is thrown up. Over the edge width the two are
+// blended as a potential of the wheel's position (terrain_soil.h), so the ledger never rises from
+// one 10 ms sample (20 ms for ce) to the next; with a hard edge (width 0) it does. Coasting at 8 m/s
+// from the sand (x < 15 m) onto firm ground, brakes off.
+struct RollOut {
+  test::LedgerRun ledger;
+  double rear_x;  // [m] where the rear axle ended
+};
+
+template <class Params>
+RollOut roll_out_of_sand(const Params& p, double edge_width, double step, int samples, int steps_per_sample) {
+  TerrainSpec t = soil_terrain(soil_preset<double>(SoilPreset::DrySand), -HUGE_VAL, 15.0);
+  t.desc.soil_edge_width = edge_width;
+  BatchOptions options = cpu_options();
+  options.step = step;
+  Batch batch({p}, 1, t, options);
+  batch.set_initial_conditions({InitialCondition{8.0, 0.0, 0.0, 8.0}});
+  batch.set_maneuvers({{{0.0, 0.0, 0.0, 0.0}, {10.0, 0.0, 0.0, 0.0}}});
+  RollOut out{test::sample_energy(batch, samples, steps_per_sample), 0.0};
+  EXPECT_EQ(batch.status()[0], kStatusRunning);
+  out.rear_x = batch.snapshots()[0].position[0] - 2.0;  // 2 m: behind the HMMWV's rear axle
+  return out;
+}
+
+TEST(SoilVehicle, RollingOutOfTheSoilNeverGainsEnergy) {
+  const StrutParams<double> strut = hmmwv_params();
+  const RollOut blended = roll_out_of_sand(strut, kSoilEdgeWidth, 1e-3, 200, 10);
+  std::printf("strut: rear axle at %.2f m; ledger %.0f -> %.0f J, %d rises\n", blended.rear_x, blended.ledger.initial,
+              blended.ledger.final, blended.ledger.increases);
+  EXPECT_GT(blended.rear_x, 15.0 + kSoilEdgeWidth) << "all four wheels left the sand";
+  EXPECT_EQ(blended.ledger.increases, 0) << "largest rise " << blended.ledger.largest_increase << " J";
+  const RollOut hard = roll_out_of_sand(strut, 0.0, 1e-3, 200, 10);
+  std::printf("strut, hard edge: ledger rises %d times, by up to %.0f J\n", hard.ledger.increases, hard.ledger.largest_increase);
+  EXPECT_GT(hard.ledger.largest_increase, 10.0) << "the hard edge should hand the wheels energy";
+
+  const CeParams<double> ce = hmmwv_ce_params();
+  const RollOut ce_run = roll_out_of_sand(ce, kSoilEdgeWidth, 2e-3, 100, 10);
+  std::printf("ce: rear axle at %.2f m; ledger %.0f -> %.0f J, %d rises\n", ce_run.rear_x, ce_run.ledger.initial,
+              ce_run.ledger.final, ce_run.ledger.increases);
+  EXPECT_GT(ce_run.rear_x, 15.0 + kSoilEdgeWidth);
+  EXPECT_EQ(ce_run.ledger.increases, 0) << "largest rise " << ce_run.ledger.largest_increase << " J";
 }
 
 // A strut HMMWV coasting at 10 m/s (no throttle, no brake) from firm ground onto sand at x = 15 m.

@@ -164,6 +164,14 @@ TEST(TireCurbContact, MatchesTheSampledOverlapAndSeparatesAlongItsNormal) {
         const Vec3<double> part = centre + (c.penetration - 3e-3) * c.normal;
         EXPECT_GT(sampled_depth(t, part, shape), 0.0) << "moved out by less, it no longer overlaps";
       }
+      // The force acts where the two meet: its point (the deepest tire point moved out by the
+      // penetration) lies on the block's surface, to 1 mm.
+      if (c.penetration > 0.0) {
+        const Vec3<double> point = centre + contact_patch(c);
+        const CurbSection<double> at = curb_section(t.curb_height, t.curb_face_angle, t.curb_edge_radius, t.curb_width,
+                                                    point.y, point.z);
+        EXPECT_LT(std::fabs(at.distance), 1e-3) << "the contact's point is off the block: " << centre.y << " " << centre.z;
+      }
       // On rounded edges and faces (no sharp corner of the block inside the tire) the deepest
       // tire point is the overlap.
       if (t.curb_edge_radius > 0.0) {
@@ -195,6 +203,37 @@ TEST(TireCurbContact, SidewallMeetsAVerticalFaceHalfTheWidthFromTheCentre) {
   }
   // Clear of the face by a millimetre: no contact, where the ball of radius r0 would be 0.25 m deep.
   EXPECT_LE(curb_contact_at(t, {0.0, -(kHalfWidth + 0.001), 0.45}, axis).penetration, 0.0);
+}
+
+// A sidewall leaning over a curb's edge (the wheel rolled by gamma towards the curb, as a vehicle
+// tipping over it): the face below the edge falls away from the sidewall's plane, so the block
+// meets the tire at its top edge E = (0, h) only. The contact is the sidewall's plane through E:
+// normal -axis, penetration b - (E - c).axis, and the force acts at E (on a rounded edge, at the
+// arc's point along the normal), not at the sidewall's centre 0.3 m above the curb, whose moment
+// about the edge would oppose the trip.
+TEST(TireCurbContact, SidewallLeaningOverTheEdgeMeetsItAtTheEdge) {
+  const double h = 0.15, z = 0.45, gamma = 3.0 * kDeg, pen = 0.005;
+  const Vec3<double> axis{0.0, std::cos(gamma), -std::sin(gamma)};
+  for (double r : {0.0, 0.02}) {
+    const TerrainDesc<double> t = curb(h, 90.0 * kDeg, r, 0.0);
+    // The edge arc (centre (r, h - r): the face is vertical) at its point whose outward normal is
+    // -axis = (-cos gamma, sin gamma) in (u, w); for r = 0, E itself.
+    const Vec3<double> edge{0.0, r - r * std::cos(gamma), h - r + r * std::sin(gamma)};
+    // The wheel centre across the line where (edge - c).axis = b - pen.
+    const double y = edge.y - (kHalfWidth - pen + (edge.z - z) * std::sin(gamma)) / std::cos(gamma);
+    const Vec3<double> c{0.0, y, z};
+    ASSERT_NEAR(dot(edge - c, axis), kHalfWidth - pen, 1e-12);
+    const TireContact<double> contact = curb_contact_at(t, c, axis);
+    // (the clearance has a kink at the sidewall's normal: 12 golden-section steps find it to
+    // ~1e-4 rad, which the sidewall's radius turns into ~6e-5 m)
+    EXPECT_NEAR(contact.penetration, pen, 1e-4) << "edge radius " << r;
+    EXPECT_NEAR(contact.normal.y, -axis.y, 1e-3);
+    EXPECT_NEAR(contact.normal.z, -axis.z, 1e-3);
+    const Vec3<double> point = c + contact_patch(contact);
+    EXPECT_NEAR(point.x, 0.0, 1e-9) << "along the line: the wheel centre's";
+    EXPECT_NEAR(point.y, edge.y, 1e-4) << "edge radius " << r;
+    EXPECT_NEAR(point.z, edge.z, 1e-4) << "edge radius " << r << ": at the edge, not the sidewall's centre";
+  }
 }
 
 // A tire rolling straight at the curb (axis along its line) is the ball there: its penetration is
@@ -332,8 +371,7 @@ TEST(TireCurbVehicle, StrutSidewallStrikesAWallSideways) {
   const double y_face = wheel_y + 0.3;
   Batch batch({p}, 1, wall_at(y_face), cpu_options());
   batch.set_maneuvers({{{0.0, 0.0, 0.0, 1.0}}});
-  s[strut::kVel + 1] = 2.0;
-  for (int i = 0; i < kCorners; ++i) s[strut::kUnsprungVel + 3 * i + 1] = 2.0;
+  s[strut::kVel + 1] = 2.0;  // the wheels' velocities are relative to the body's: they move with it
   batch.set_vehicle_state(0, s);
   test::LedgerWatch ledger(batch.energy(0).total());
   double nearest = 1.0;

@@ -64,7 +64,7 @@ json scenario_json(const Scenario& s) {
   }
   if (d.kind == TerrainKind::Heightfield) terrain["tire_envelope"] = d.hf_envelope != 0;
   if (d.soil_region) {  // terrain.soil (host/scenario/scenario.cpp parse_soil); open bounds left out
-    json soil = {{"slip_speed", d.soil_slip_speed}};
+    json soil = {{"slip_speed", d.soil_slip_speed}, {"edge_width", d.soil_edge_width}};
     const std::pair<const char*, double> bounds[] = {{"x_min", d.soil_x_min},
                                                      {"x_max", d.soil_x_max},
                                                      {"y_min", d.soil_y_min},

@@ -91,6 +91,7 @@ constexpr TerrainNumberKey x_max{"x_max", -1.0e7, 1.0e7, "m", HUGE_VAL};
 constexpr TerrainNumberKey y_min{"y_min", -1.0e7, 1.0e7, "m", -HUGE_VAL};
 constexpr TerrainNumberKey y_max{"y_max", -1.0e7, 1.0e7, "m", HUGE_VAL};
 constexpr TerrainNumberKey slip_speed{"slip_speed", kSoilSlipSpeedMin, kSoilSlipSpeedMax, "m/s", kSoilSlipSpeed};
+constexpr TerrainNumberKey edge_width{"edge_width", 0.0, kSoilEdgeWidthMax, "m", kSoilEdgeWidth};
 
 // A soil parameter overriding the preset's: the friction angle is written in degrees and checked
 // in that unit; the others are any finite number here, their ranges check_soil_params'.
@@ -117,7 +118,8 @@ constexpr Override overrides[] = {{unchecked("k_c"), &SoilParams<double>::k_c, 1
 // The names a soil region takes, in the order messages list them.
 inline std::vector<std::string> soil_key_names() {
   using namespace soil_keys;
-  std::vector<std::string> names = {"preset", x_min.name, x_max.name, y_min.name, y_max.name, slip_speed.name};
+  std::vector<std::string> names = {"preset",   x_min.name,      x_max.name,     y_min.name,
+                                    y_max.name, slip_speed.name, edge_width.name};
   for (const auto& o : overrides) names.emplace_back(o.key.name);
   return names;
 }
@@ -133,6 +135,7 @@ void read_soil(TerrainDesc<double>& d, const SoilParams<double>& preset, Read&& 
   read(soil_keys::y_min, &d.soil_y_min);
   read(soil_keys::y_max, &d.soil_y_max);
   read(soil_keys::slip_speed, &d.soil_slip_speed);
+  read(soil_keys::edge_width, &d.soil_edge_width);
   for (const auto& o : soil_keys::overrides) {
     double v = 0.0;
     if (read(o.key, &v)) d.soil.*o.member = v * o.scale;

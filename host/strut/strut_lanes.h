@@ -85,14 +85,15 @@ template <class T, int W>
 inline SoilTireLoad<Lanes<T, W>> soil_tire_load(const TerrainDesc<T>& t, Vec3<Lanes<T, W>> wheel_local,
                                                 Lanes<T, W> origin_x, Lanes<T, W> origin_y, Lanes<T, W> radius,
                                                 Lanes<T, W> width, Lanes<T, W> tire_stiffness, Lanes<T, W> tire_damping,
-                                                Lanes<T, W> pen, Lanes<T, W> pen_rate, Lanes<T, W> v_long,
-                                                Lanes<T, W> v_lat, Lanes<T, W> spin) {
+                                                Lanes<T, W> pen, Lanes<T, W> pen_rate, Lanes<T, W> v_long, Lanes<T, W> v_lat,
+                                                Lanes<T, W> spin, Lanes<T, W> firm_force, Lanes<T, W> firm_potential) {
   SoilTireLoad<Lanes<T, W>> out;
   for (int i = 0; i < W; ++i) {
     const SoilTireLoad<T> one = soil_tire_load(t.per_lane ? t.per_lane[i] : t,
                                                Vec3<T>{wheel_local.x[i], wheel_local.y[i], wheel_local.z[i]},
                                                origin_x[i], origin_y[i], radius[i], width[i], tire_stiffness[i],
-                                               tire_damping[i], pen[i], pen_rate[i], v_long[i], v_lat[i], spin[i]);
+                                               tire_damping[i], pen[i], pen_rate[i], v_long[i], v_lat[i], spin[i],
+                                               firm_force[i], firm_potential[i]);
     out.on_soil.set(i, one.on_soil);
     out.fx.set(i, one.fx);
     out.fy.set(i, one.fy);
@@ -100,6 +101,8 @@ inline SoilTireLoad<Lanes<T, W>> soil_tire_load(const TerrainDesc<T>& t, Vec3<La
     out.my.set(i, one.my);
     out.mx.set(i, one.mx);
     out.mz.set(i, one.mz);
+    out.edge_x.set(i, one.edge_x);
+    out.edge_y.set(i, one.edge_y);
   }
   return out;
 }

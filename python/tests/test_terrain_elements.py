@@ -137,8 +137,10 @@ BAD = [
     ({"soil": {"x_min": 5.0, "x_max": 1.0}}, ValueError, r"terrain\['soil'\]: soil region: x_min = 5 must be below x_max = 1"),
     ({"soil": {"y_max": -math.inf}}, ValueError, r"terrain\['soil'\]\['y_max'\]: -inf \(float\) is not finite"),
     ({"soil": {"slip_speed": 0.0}}, ValueError, r"terrain\['soil'\]\['slip_speed'\]: 0.0 is outside \[0.01, 10\] m/s"),
+    ({"soil": {"edge_width": -0.1}}, ValueError, r"terrain\['soil'\]\['edge_width'\]: -0.1 is outside \[0, 10\] m"),
     ({"soil": {"friction_angle": 0.3}}, ValueError,
-     r"terrain\['soil'\]: unknown key 'friction_angle' \(known: preset, x_min, x_max, y_min, y_max, slip_speed, k_c, "),
+     r"terrain\['soil'\]: unknown key 'friction_angle' \(known: preset, x_min, x_max, y_min, y_max, slip_speed, "
+     r"edge_width, k_c, "),
     ({"soil": "dry_sand"}, TypeError, r"terrain\['soil'\]: expected a dict, got 'dry_sand' \(str\)"),
     ({"sol": {}}, ValueError, r"terrain \(flat\): unknown key 'sol' \(known: type, base_height, mu_scale, soil, curb\)"),
 ]

@@ -192,12 +192,14 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   Vec3<T> mz_axis = normal_body;                       // the axis of the tire's moment mz on the wheel
   bool on_soil = false;
   Vec3<T> soil_couple{T(0), T(0), T(0)};                        // body frame
+  Vec3<T> soil_edge{T(0), T(0), T(0)};                          // body frame, at the wheel centre
   if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {  // the only cost without soil
     // the soil bears where the tire stands on the ground, not while it bears on a curb's block
     const T soil_pen = contacts.primary_on_ground > T(0) ? pen : T(0);
-    const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y, p.tire.unloaded_radius,
-                                                p.tire.width, p.tire.vertical_stiffness, p.tire.vertical_damping, soil_pen,
-                                                pen_rate, dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin_abs);
+    const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y,
+                                                p.tire.unloaded_radius, p.tire.width, p.tire.vertical_stiffness,
+                                                p.tire.vertical_damping, soil_pen, pen_rate, dot(wheel_vel, t_long),
+                                                dot(wheel_vel, t_lat), spin_abs, fz, tire_potential(p.tire, pen));
     if (soil.on_soil > T(0)) {
       fz = soil.fz;
       tire.fx = soil.fx;
@@ -213,6 +215,7 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
       spin_force = -soil.my;
       on_soil = true;
       soil_couple = mul_transpose(rot, soil.mx * t_long + soil.mz * contact.normal);
+      soil_edge = mul_transpose(rot, Vec3<T>{soil.edge_x, soil.edge_y, T(0)});
     }
   }
   out.tire_defl_long_rate = tire.defl_long_rate;
@@ -234,7 +237,9 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
   out.wheel_ext_force = force_at(p.wheel_mass * gravity_body, pose.wheel_centre) +
                         force_at(mul_transpose(rot, tire_force_world), contact_point_body) +
                         SpatialVec<T>{wheel_torque, {T(0), T(0), T(0)}};
-  if (on_soil) out.wheel_ext_force = out.wheel_ext_force + SpatialVec<T>{soil_couple, {T(0), T(0), T(0)}};
+  if (on_soil)
+    out.wheel_ext_force = out.wheel_ext_force + SpatialVec<T>{soil_couple, {T(0), T(0), T(0)}} +
+                          force_at(soil_edge, pose.wheel_centre);
   out.chassis_reaction = SpatialVec<T>{-(drive_torque + brake) * axis, {T(0), T(0), T(0)}};
   // A second surface the tire touches (a curb's face beside the ground it stands on): its force
   // at its contact point, without its moment about the spin axis (tire_secondary_force).
@@ -249,11 +254,19 @@ FLEETDYN_FN void ce_corner_bodies(const CeParams<T>& p, const CeEnvironment<T>& 
       const TireContact<T>& ground = contacts.secondary;
       const Vec3<T> ground_long = normalized_or(cross(axis_world, ground.normal), rot.col(0));
       const Vec3<T> ground_lat = cross(ground.normal, ground_long);
+      const T ground_rate = -dot(wheel_vel, ground.normal);
       const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y,
                                                   p.tire.unloaded_radius, p.tire.width, p.tire.vertical_stiffness,
-                                                  p.tire.vertical_damping, ground.penetration, -dot(wheel_vel, ground.normal),
-                                                  dot(wheel_vel, ground_long), dot(wheel_vel, ground_lat), spin_abs);
-      if (soil.on_soil > T(0)) force_world = soil.fx * ground_long + soil.fy * ground_lat + soil.fz * ground.normal;
+                                                  p.tire.vertical_damping, ground.penetration, ground_rate,
+                                                  dot(wheel_vel, ground_long), dot(wheel_vel, ground_lat), spin_abs,
+                                                  tire_normal_force(p.tire, ground.penetration, ground_rate),
+                                                  tire_potential(p.tire, ground.penetration));
+      if (soil.on_soil > T(0)) {
+        force_world = soil.fx * ground_long + soil.fy * ground_lat + soil.fz * ground.normal;
+        // the edge's slope at the wheel centre (terrain_soil.h, soil_tire_load)
+        out.wheel_ext_force = out.wheel_ext_force +
+                              force_at(mul_transpose(rot, Vec3<T>{soil.edge_x, soil.edge_y, T(0)}), pose.wheel_centre);
+      }
     }
     const Vec3<T> force = mul_transpose(rot, force_world);
     out.wheel_ext_force = out.wheel_ext_force + force_at(force, pose.wheel_centre + arm) +

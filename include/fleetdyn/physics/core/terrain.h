@@ -19,6 +19,10 @@ enum class TerrainKind : int { Flat = 0, Plane = 1, Hill = 2, Heightfield = 3, L
 
 // Default soil slip reference speed [m/s] (TerrainDesc::soil_slip_speed; physics/core/terrain_soil.h).
 constexpr double kSoilSlipSpeed = 0.5;
+// Default width [m] over which a soil region's share of a tire's ground contact rises from 0 at
+// its boundary to 1 inside (TerrainDesc::soil_edge_width; physics/core/terrain_soil.h): about the
+// length of a sunk HMMWV tire's contact arc, 2 sqrt(2 r0 z) at 5 cm of sinkage.
+constexpr double kSoilEdgeWidth = 0.4;
 
 // Description of one terrain. POD and non-owning so it can be copied to the device by value.
 // Every kind except Plane sits on a flat base ground at z = base_height.
@@ -64,6 +68,7 @@ struct TerrainDesc {
   T soil_x_min, soil_x_max;  // [m]
   T soil_y_min, soil_y_max;  // [m]
   T soil_slip_speed;         // [m/s] slip reference floor and rolling fade at low speed (terrain_soil.h)
+  T soil_edge_width;         // [m] the soil's share rises from 0 at the boundary to 1 this far inside
   SoilParams<T> soil;        // the soil's parameters
   // Curb (cross-section in physics/core/terrain_curb.h): a straight line obstacle standing on the
   // base ground of flat, hill and heightfield terrain (the curb's heights are above that ground
@@ -117,6 +122,7 @@ struct TerrainDesc {
   X(soil_y_min)                    \
   X(soil_y_max)                    \
   X(soil_slip_speed)               \
+  X(soil_edge_width)               \
   FLEETDYN_SOIL_FIELDS(FLEETDYN_TERRAIN_SOIL_FIELD, X)
 #define FLEETDYN_TERRAIN_SOIL_FIELD(X, name) X(soil.name)
 
@@ -386,6 +392,7 @@ FLEETDYN_FN TerrainDesc<T> default_terrain_desc() {
   t.soil_y_min = T(-HUGE_VAL);
   t.soil_y_max = T(HUGE_VAL);
   t.soil_slip_speed = T(kSoilSlipSpeed);
+  t.soil_edge_width = T(kSoilEdgeWidth);
   t.soil = soil_preset<T>(SoilPreset::DrySand);
   t.curb_face_angle = T(1.5707963267948966192);
   return t;

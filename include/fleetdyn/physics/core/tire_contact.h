@@ -113,6 +113,23 @@ FLEETDYN_FN T curb_clearance(const CurbProfile<T>& g, T psi, T u, T w, Vec3<T> e
   return mu * (u - arc_u) + mw * (w - g.arc_w) - g.edge_radius - tire_support(m, axis, radius, half).extent;
 }
 
+// Where the contact's normal m (angle psi) is one of an edge arc's own, strictly between a face's
+// and the top's, the block meets the tire along the arc's line at e + r m: the force acts there
+// (across the line; along it, where the tire's farthest point `reach` is). A sidewall's farthest
+// point may stand far from it: nearly face-on the whole disc reaches almost as far, and
+// tire_support moves the point towards the disc's centre, above the curb. On the tread the two
+// points are one. Returns the TireContact::lateral that puts contact_patch there.
+template <class T>
+FLEETDYN_CURB_FN Vec3<T> curb_arc_point(const CurbProfile<T>& g, T psi, T u, T w, Vec3<T> e_u, Vec3<T> normal,
+                                        const TireSupport<T>& reach, T penetration) {
+  const T arc_u = cos(psi) > T(0) ? T(2) * g.middle - g.arc_u : g.arc_u;
+  const T du = arc_u + g.edge_radius * cos(psi) - u, dw = g.arc_w + g.edge_radius * sin(psi) - w;
+  const Vec3<T> line{-e_u.y, e_u.x, T(0)};
+  const T along_line = dot(reach.lateral - reach.extent * normal, line);
+  const Vec3<T> point{along_line * line.x + du * e_u.x, along_line * line.y + du * e_u.y, dw};
+  return point - (penetration - reach.extent) * normal;
+}
+
 }  // namespace tire_contact_detail
 
 // The tire against the curb's block (the profile above the base ground, `base` the base ground's
@@ -203,7 +220,11 @@ FLEETDYN_CURB_FN TireContact<T> tire_curb_contact(const TerrainDesc<T>& t, const
   // sidewall's plane, rather than at the sidewall's centre, which may stand above the curb.
   const T s = -dot(normal, axis);
   const T radial_sq = T(1) - s * s;
-  if (psi > hi - T(1e-3) * (hi - lo) && radial_sq < T(kTireFaceOnRadial * kTireFaceOnRadial)) {
+  const T tolerance = T(1e-3) * (hi - lo);
+  const bool on_arc = psi < hi - tolerance && psi > lo + tolerance && fabs(psi - half_pi) > tolerance;
+  if (on_arc && fabs(s) * radius > half_width) {
+    reach.lateral = tire_contact_detail::curb_arc_point(g, psi, u, w, e_u, normal, reach, -clearance);
+  } else if (psi > hi - tolerance && radial_sq < T(kTireFaceOnRadial * kTireFaceOnRadial)) {
     const Vec3<T> along{g.ca * e_u.x, g.ca * e_u.y, g.sa};  // up the face (world)
     const Vec3<T> sidewall = (s < T(0) ? -half_width : half_width) * axis;
     const T rim = sqrt(radius * radius - half_width * half_width);

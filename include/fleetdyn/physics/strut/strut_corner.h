@@ -266,12 +266,14 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   // The tire's torque on the spin is -spin_lever * spin_force; on soil 1 * (-my).
   T spin_lever = rolling_radius, spin_force = tire.fx;
   Vec3<T> soil_moment{T(0), T(0), T(0)};
+  Vec3<T> soil_edge{T(0), T(0), T(0)};                          // at the wheel centre (terrain_soil.h, soil_tire_load)
   if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {  // the only cost without soil
     // the soil bears where the tire stands on the ground, not while it bears on a curb's block
     const T soil_pen = select(contacts.primary_on_ground > T(0), pen, T(0));
-    const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y, p.tire.unloaded_radius,
-                                                p.tire.width, p.tire.vertical_stiffness, p.tire.vertical_damping,
-                                                soil_pen, pen_rate, dot(wheel_vel, t_long), dot(wheel_vel, t_lat), spin);
+    const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y,
+                                                p.tire.unloaded_radius, p.tire.width, p.tire.vertical_stiffness,
+                                                p.tire.vertical_damping, soil_pen, pen_rate, dot(wheel_vel, t_long),
+                                                dot(wheel_vel, t_lat), spin, fz, tire_potential(p.tire, pen));
     const auto on = soil.on_soil > T(0);
     if (any_lane(on)) {
       fz = select(on, soil.fz, fz);
@@ -287,6 +289,7 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
       const T mx = select(on, p.tire_force_at_contact * soil.mx, T(0));
       const T mz = select(on, p.tire_force_at_contact * soil.mz, T(0));
       soil_moment = mx * t_long + mz * contact.normal;
+      soil_edge = Vec3<T>{select(on, soil.edge_x, T(0)), select(on, soil.edge_y, T(0)), T(0)};
     }
   }
   Vec3<T> tire_force = tire.fx * t_long + tire.fy * t_lat + fz * contact.normal;
@@ -295,7 +298,10 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
   // The tire's moment about the wheel centre without its spin-axis part (which the spin takes
   // below): to the body, and the part along a x a' to the travel.
   Vec3<T> moment = cross(patch, tire_force);
-  if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) moment += soil_moment;
+  if (FLEETDYN_SOIL_UNLIKELY(env.terrain->soil_region != 0)) {
+    moment += soil_moment;
+    tire_force += soil_edge;
+  }
   // A second surface the tire touches (a curb's face beside the ground it stands on): its force
   // on the particle, its moment (spin aside, tire_secondary_force) with the tire's.
   if (any_lane(contacts.secondary.penetration > T(0))) {
@@ -311,15 +317,18 @@ FLEETDYN_FN StrutChassisLoad<T> strut_corner_derivative(const StrutParams<T>& p,
       const T ground_pen = select(contacts.primary_on_ground > T(0), T(0), g.penetration);
       const Vec3<T> g_long = normalized_or(cross(axis, g.normal), rot.col(0));
       const Vec3<T> g_lat = cross(g.normal, g_long);
-      const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y,
-                                                  p.tire.unloaded_radius, p.tire.width, p.tire.vertical_stiffness,
-                                                  p.tire.vertical_damping, ground_pen, -dot(wheel_vel, g.normal),
-                                                  dot(wheel_vel, g_long), dot(wheel_vel, g_lat), spin);
+      const T ground_rate = -dot(wheel_vel, g.normal);
+      const SoilTireLoad<T> soil = soil_tire_load(*env.terrain, wheel_local, env.origin_x, env.origin_y, p.tire.unloaded_radius,
+                                                  p.tire.width, p.tire.vertical_stiffness, p.tire.vertical_damping,
+                                                  ground_pen, ground_rate, dot(wheel_vel, g_long), dot(wheel_vel, g_lat),
+                                                  spin, tire_normal_force(p.tire, ground_pen, ground_rate),
+                                                  tire_potential(p.tire, ground_pen));
       const auto on = soil.on_soil > T(0);
       if (any_lane(on)) {
         const Vec3<T> soil_force = soil.fx * g_long + soil.fy * g_lat + soil.fz * g.normal;
         force = Vec3<T>{select(on, soil_force.x, force.x), select(on, soil_force.y, force.y),
                         select(on, soil_force.z, force.z)};
+        tire_force += Vec3<T>{select(on, soil.edge_x, T(0)), select(on, soil.edge_y, T(0)), T(0)};  // at the centre
       }
     }
     tire_force += force;
