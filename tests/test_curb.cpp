@@ -600,10 +600,9 @@ INSTANTIATE_TEST_SUITE_P(Sizes, CurbTripCuda, ::testing::ValuesIn(test::cuda_cop
 
 // A vehicle of any model sliding sideways at 6 m/s, brakes on, into a 0.15 m barrier curb (edge
 // rounded 2 cm) about 0.33 m beyond its tires' sidewalls: the sidewalls' strike, the edge, the
-// tip. `count` copies on `backend`; their snapshots after `steps` steps.
+// tip. `count` copies on `backend`.
 template <class Params>
-std::vector<VehicleSnapshot> curb_slide(const Params& p, int count, BackendKind backend, Precision precision,
-                                        double step, int steps) {
+Batch curb_slide_batch(const Params& p, int count, BackendKind backend, Precision precision, double step) {
   BatchOptions options = cpu_options(precision);
   options.backend = backend;
   options.step = step;
@@ -614,11 +613,19 @@ std::vector<VehicleSnapshot> curb_slide(const Params& p, int count, BackendKind 
   ic.lateral_speed = 6.0;
   batch.set_initial_conditions({ic});
   batch.set_maneuvers({{{0.0, 0.0, 0.0, 1.0}}});
+  return batch;
+}
+
+// Its snapshots after `steps` steps.
+template <class Params>
+std::vector<VehicleSnapshot> curb_slide(const Params& p, int count, BackendKind backend, Precision precision,
+                                        double step, int steps) {
+  Batch batch = curb_slide_batch(p, count, backend, precision, step);
   batch.step(steps);
   return batch.snapshots();
 }
 
-// The three models in the same curb strike (curb_slide, 6 m/s into 0.15 m, 0.8 s sampled every
+// The three models in the same curb strike (curb_slide_batch, 6 m/s into 0.15 m, 0.8 s sampled every
 // 10 ms): the tires strike the face with their sidewalls, the vehicles tip towards the curb, fall
 // back and move off it. strut (its own suspension, wheels as particles) against ce: the peak roll
 // and the speed off the curb at 0.2 s within 5 % (measured 2.3 % and 1.4 %; the two share the tire
@@ -631,19 +638,10 @@ struct CurbStrike {
 
 template <class Params>
 CurbStrike curb_strike(const Params& p, double step) {
-  const int per_sample = static_cast<int>(std::lround(0.01 / step));
-  BatchOptions options = cpu_options();
-  options.step = step;
-  TerrainSpec t;
-  t.desc = curb_terrain(0.15, 0.0, 1.4, 0.0, 90.0 * kDeg, 0.02, 0.0);
-  Batch batch(std::vector<Params>{p}, 1, t, options);
-  InitialCondition ic{};
-  ic.lateral_speed = 6.0;
-  batch.set_initial_conditions({ic});
-  batch.set_maneuvers({{{0.0, 0.0, 0.0, 1.0}}});
+  Batch batch = curb_slide_batch(p, 1, BackendKind::Cpu, Precision::Fp64, step);
   CurbStrike out{0.0, 0.0};
   for (int k = 0; k < 80; ++k) {
-    batch.step(per_sample);
+    batch.step(static_cast<int>(std::lround(0.01 / step)));
     const VehicleSnapshot s = batch.snapshots()[0];
     out.peak_roll = std::max(out.peak_roll, std::fabs(s.euler[0]));
     if (k == 19) out.speed_off = s.velocity[1];
