@@ -292,8 +292,8 @@ FLEETDYN_FN void ce_step(const CeParams<T>& p, const CeEnvironment<T>& env, scal
 }
 
 // Mechanical energy [J]: kinetic energy of every body, gravity (world height), springs, tire
-// vertical springs and the body contact's springs (stops excluded). Conserved when dampers, tire damping, slip forces
-// and the stops are out of play.
+// vertical and transient deflection springs and the body contact's springs (stops excluded). Conserved when dampers,
+// tire damping, slip forces and the stops are out of play.
 template <class T>
 FLEETDYN_FN T ce_energy(const CeParams<T>& p, const CeEnvironment<T>& env, const T* s) {
   using namespace ce;
@@ -323,6 +323,8 @@ FLEETDYN_FN T ce_energy(const CeParams<T>& p, const CeEnvironment<T>& env, const
     const TireContacts<T> contacts = tire_contacts(*env.terrain, wheel, env.origin_x, env.origin_y, rot * c.pose.spin_axis,
                                                    p.tire.unloaded_radius, tire_half_width(p.tire));
     potential += tire_contacts_potential(*env.terrain, p.tire, contacts, env.origin_x + wheel.x, env.origin_y + wheel.y);
+    // the tread's transient deflection springs (TMeasy), as strut_energy counts them
+    potential += T(0.5) * (p.tire.long_stiffness * sq(s[kDeflLong + i]) + p.tire.lat_stiffness * sq(s[kDeflLat + i]));
   }
   potential += body_contact_energy(p, *env.terrain, env.origin_x, env.origin_y, pos, rot);
   return kinetic + potential;
